@@ -39,6 +39,12 @@ func pageRules(rules map[string]rule) {
 	rules["GET /groups/{id}"] = rule{kind: "groups", targets: []target{{"{origin}/groups/{id}/", signedIn}}}
 	rules["GET /groups/{id}-{slug}"] = rule{kind: "groups", targets: []target{{"{origin}/groups/{id}-some-slug/", signedIn}}}
 	metadataPageRules(rules)
+	// The doors for search engines: the same answer for everyone, the
+	// sitemap being the catalogue as anonymous callers see it (their
+	// content is checked by rest/sitemap_test.go).
+	rules["GET /robots.txt"] = rule{targets: []target{{"{origin}/robots.txt", anyone}}}
+	rules["GET /sitemap.xml"] = rule{targets: []target{{"{origin}/sitemap.xml", anyone}}}
+	rules["GET /sitemap-{n}.xml"] = rule{targets: []target{{"{origin}/sitemap-1.xml", anyone}}}
 }
 
 // metadataPageRules: a version's metadata page (the url_html of a

@@ -69,10 +69,11 @@ type Page struct {
 }
 
 // Cursor is the position after a record in a scan: the index's cursor
-// of the batch the record came from and how many of its hits were used.
+// of that record's hit, and how many records matched up to it (so a
+// filtered page's total needs no rescan of what came before).
 type Cursor struct {
 	Batch string `json:"b,omitempty"`
-	Used  int    `json:"u"`
+	Seen  int    `json:"n"`
 	Sort  Sort   `json:"s,omitempty"`
 }
 
@@ -89,7 +90,7 @@ func DecodeCursor(s string, sort Sort) (Cursor, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &c)
 	}
-	if err != nil || c.Used < 0 {
+	if err != nil || c.Seen < 0 {
 		return c, fmt.Errorf("%w: the cursor is not one this service made", ErrInvalid)
 	}
 	if c.Sort != sort {

@@ -97,7 +97,9 @@ type License struct {
 // Party is a publisher or contact: a group (Organization) or a user
 // (Person).
 type Party struct {
-	Kind  string // "organization" or "person"
+	Kind string // "organization" or "person"
+	// ID is the group's or user's id.
+	ID    int
 	Name  string
 	Email string
 	// URL is the party's page on the site.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/geopub/geopub/internal/batchstream"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -36,13 +37,13 @@ func ChangedKeys(ctx context.Context, st *store.Store, aID, bID int, after []str
 		return nil
 	}
 	for {
-		ar, aok := as.peek()
-		br, bok := bs.peek()
-		if as.err != nil {
-			return as.err
+		ar, aok := as.Peek()
+		br, bok := bs.Peek()
+		if err := as.Err(); err != nil {
+			return err
 		}
-		if bs.err != nil {
-			return bs.err
+		if err := bs.Err(); err != nil {
+			return err
 		}
 		var err error
 		switch c := compareOrder(ar, aok, br, bok); {
@@ -53,16 +54,16 @@ func ChangedKeys(ctx context.Context, st *store.Store, aID, bID int, after []str
 			return nil
 		case c < 0:
 			err = emit(KeyChange{Key: decodeKey(ar.k), AID: ar.id})
-			as.next()
+			as.Next()
 		case c > 0:
 			err = emit(KeyChange{Key: decodeKey(br.k), BID: br.id})
-			bs.next()
+			bs.Next()
 		default:
 			if ar.sum != br.sum {
 				err = emit(KeyChange{Key: decodeKey(ar.k), AID: ar.id, BID: br.id})
 			}
-			as.next()
-			bs.next()
+			as.Next()
+			bs.Next()
 		}
 		if err != nil {
 			return err
@@ -81,28 +82,16 @@ func compareOrder(a orderRow, aok bool, b orderRow, bok bool) int {
 	return slices.Compare(a.k, b.k)
 }
 
-// orderStream is a stored key order read on its own goroutine.
-type orderStream struct {
-	ch   chan []orderRow
-	done chan error
-	buf  []orderRow
-	end  bool
-	err  error
-}
-
 // readOrder streams a version's stored key order, from the chunk holding
 // the first key after after (all of it when after is nil), skipping the
 // rows up to after.
-func readOrder(ctx context.Context, st *store.Store, versionID int, after []string) *orderStream {
-	s := &orderStream{ch: make(chan []orderRow, 4), done: make(chan error, 1)}
-	go func() {
-		defer close(s.ch)
-		s.done <- s.read(ctx, st, versionID, after)
-	}()
-	return s
+func readOrder(ctx context.Context, st *store.Store, versionID int, after []string) *batchstream.Stream[orderRow] {
+	return batchstream.Start(ctx, func(send func([]orderRow) error) error {
+		return sendOrder(ctx, st, versionID, after, send)
+	})
 }
 
-func (s *orderStream) read(ctx context.Context, st *store.Store, versionID int, after []string) error {
+func sendOrder(ctx context.Context, st *store.Store, versionID int, after []string, send func([]orderRow) error) error {
 	fail := func(err error) error {
 		return fmt.Errorf("features: reading the key order of version %d: %w", versionID, err)
 	}
@@ -142,10 +131,8 @@ func (s *orderStream) read(ctx context.Context, st *store.Store, versionID int, 
 		if len(chunk) == 0 {
 			continue
 		}
-		select {
-		case s.ch <- chunk:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := send(chunk); err != nil {
+			return err
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -153,23 +140,3 @@ func (s *orderStream) read(ctx context.Context, st *store.Store, versionID int, 
 	}
 	return nil
 }
-
-// peek returns the next row without taking it; ok is false at the end
-// or on an error, which err then holds.
-func (s *orderStream) peek() (orderRow, bool) {
-	for len(s.buf) == 0 {
-		if s.end {
-			return orderRow{}, false
-		}
-		b, ok := <-s.ch
-		if !ok {
-			s.end = true
-			s.err = <-s.done
-			continue
-		}
-		s.buf = b
-	}
-	return s.buf[0], true
-}
-
-func (s *orderStream) next() { s.buf = s.buf[1:] }

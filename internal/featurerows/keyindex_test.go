@@ -29,15 +29,15 @@ func readStoredOrder(t *testing.T, st *store.Store, versionID int) []KeyRow {
 	s := readOrder(context.Background(), st, versionID, nil)
 	var out []KeyRow
 	for {
-		r, ok := s.peek()
+		r, ok := s.Peek()
 		if !ok {
 			break
 		}
 		out = append(out, KeyRow{Key: decodeKey(r.k), ID: r.id, Sum: r.sum})
-		s.next()
+		s.Next()
 	}
-	if s.err != nil {
-		t.Fatal(s.err)
+	if s.Err() != nil {
+		t.Fatal(s.Err())
 	}
 	return out
 }

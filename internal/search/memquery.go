@@ -437,7 +437,8 @@ func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]
 	hits := make([]Hit, 0, len(idx))
 	for _, i := range idx {
 		d := &v.docs[r.slots[i]]
-		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title, Cursor: keyCursor(q.Sort, o, r.keys[i])}
+		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title,
+			UpdatedAt: time.UnixMicro(d.updated).UTC(), Cursor: keyCursor(q.Sort, o, r.keys[i])}
 		if scores != nil {
 			h.Score = float64(scores[r.slots[i]])
 		}

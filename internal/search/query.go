@@ -128,6 +128,9 @@ type Hit struct {
 	Title string
 	// Score is the relevance (higher is better; 0 without free text).
 	Score float64
+	// UpdatedAt is when the doc's version last changed (a sitemap's
+	// lastmod).
+	UpdatedAt time.Time
 	// Cursor continues after this hit (a Relay edge's cursor).
 	Cursor string
 }

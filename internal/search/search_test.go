@@ -371,6 +371,12 @@ func TestKeysetPagingIsStable(t *testing.T) {
 				t.Fatalf("created_at is most recent first; broken at %d", i)
 			}
 		}
+		// Each hit carries its doc's UpdatedAt (a sitemap's lastmod).
+		for _, h := range res.Hits {
+			if want := by[h.Ref].UpdatedAt.Truncate(time.Microsecond); !h.UpdatedAt.Equal(want) {
+				t.Fatalf("%s: UpdatedAt %v, want %v", h.Ref, h.UpdatedAt, want)
+			}
+		}
 	})
 }
 

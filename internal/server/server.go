@@ -77,6 +77,10 @@ type Config struct {
 	// BaseURL is the public origin used in absolute URLs; empty means the
 	// request's own.
 	BaseURL string
+	// SitemapURLs caps the URLs of one sitemap file (/sitemap.xml
+	// becomes an index past it); 0 is the protocol's sitemap.MaxURLs.
+	// Tests lower it to exercise the index.
+	SitemapURLs int
 	// Auth tunes sessions and throttling.
 	Auth auth.Config
 	// FetchAllow lists private addresses remote sources may reach anyway
@@ -496,8 +500,10 @@ func (s *Server) routes() http.Handler {
 		r.With(budget(timeout, uploads)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger, graph.Options{Heartbeat: s.cfg.StreamHeartbeat}))
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
-		// browser's session cookie included).
-		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).Routes(r)
+		// browser's session cookie included), with robots.txt and the
+		// sitemaps.
+		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).
+			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
@@ -538,15 +544,12 @@ func (s *Server) routes() http.Handler {
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
 	// CSW 2.0.2 and 3.0 over the catalogue's records (the query /data/
-	// uses), refusals as OWS exception reports. (The assertion lets this
-	// branch build before the resolver's CatalogRecords lands on main.)
-	if records, ok := any(s.Resolver).(ogc.CatalogRecords); ok {
-		r.Group(func(r chi.Router) {
-			r.Use(budget(timeout, nil))
-			r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.CSWAuthFailure))
-			ogc.NewCSW(records, s.cfg.BaseURL, s.logger).Mount(r)
-		})
-	}
+	// uses), refusals as OWS exception reports.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.CSWAuthFailure))
+		ogc.NewCSW(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
+	})
 	return r
 }
 

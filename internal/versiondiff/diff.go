@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/internal/batchstream"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -252,56 +253,15 @@ func compareRows(c *Change) bool {
 }
 
 // stream runs ScanKeys of a version on its own goroutine, handing its
-// batches over a channel; version 0 has no rows.
-func stream(ctx context.Context, st *store.Store, versionID int, fields []string) *keyStream {
-	s := &keyStream{ch: make(chan []featurerows.KeyRow, 4), done: make(chan error, 1)}
+// batches over; version 0 has no rows.
+func stream(ctx context.Context, st *store.Store, versionID int, fields []string) *batchstream.Stream[featurerows.KeyRow] {
 	if versionID == 0 {
-		close(s.ch)
-		s.done <- nil
-		return s
+		return batchstream.Empty[featurerows.KeyRow]()
 	}
-	go func() {
-		err := featurerows.ScanKeys(ctx, st, versionID, fields, func(b []featurerows.KeyRow) error {
-			select {
-			case s.ch <- b:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-		close(s.ch)
-		s.done <- err
-	}()
-	return s
-}
-
-// keyStream is one version's rows in key order, read one at a time.
-type keyStream struct {
-	ch   chan []featurerows.KeyRow
-	done chan error
-	buf  []featurerows.KeyRow
-	end  bool
-	err  error
-}
-
-// peek returns the next row without taking it; ok is false at the end
-// (or on an error, which err then holds).
-func (s *keyStream) peek() (featurerows.KeyRow, bool) {
-	for len(s.buf) == 0 {
-		if s.end {
-			return featurerows.KeyRow{}, false
+	return batchstream.Start(ctx, func(send func([]featurerows.KeyRow) error) error {
+		if err := featurerows.ScanKeys(ctx, st, versionID, fields, send); err != nil {
+			return fmt.Errorf("versiondiff: %w", err)
 		}
-		b, ok := <-s.ch
-		if !ok {
-			s.end = true
-			if err := <-s.done; err != nil {
-				s.err = fmt.Errorf("versiondiff: %w", err)
-			}
-			continue
-		}
-		s.buf = b
-	}
-	return s.buf[0], true
+		return nil
+	})
 }
-
-func (s *keyStream) next() { s.buf = s.buf[1:] }

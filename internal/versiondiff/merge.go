@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 
+	"github.com/geopub/geopub/internal/batchstream"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -67,20 +68,20 @@ type merger struct {
 	after     *Cursor
 	countOnly bool
 	fn        func(Change) error
-	as, bs    *keyStream
+	as, bs    *batchstream.Stream[featurerows.KeyRow]
 	pending   []pending
 	counts    Counts
 }
 
 func (m *merger) run() error {
 	for {
-		ar, aok := m.as.peek()
-		br, bok := m.bs.peek()
-		if m.as.err != nil {
-			return m.as.err
+		ar, aok := m.as.Peek()
+		br, bok := m.bs.Peek()
+		if err := m.as.Err(); err != nil {
+			return err
 		}
-		if m.bs.err != nil {
-			return m.bs.err
+		if err := m.bs.Err(); err != nil {
+			return err
 		}
 		if !aok && !bok {
 			return m.flush()
@@ -133,8 +134,8 @@ func (m *merger) runChanged() error {
 }
 
 // in reports whether the stream's next row belongs to group g.
-func (m *merger) in(s *keyStream, g group) (featurerows.KeyRow, bool) {
-	r, ok := s.peek()
+func (m *merger) in(s *batchstream.Stream[featurerows.KeyRow], g group) (featurerows.KeyRow, bool) {
+	r, ok := s.Peek()
 	if !ok || compareGroups(groupOf(r, m.byKey), g, m.byKey) != 0 {
 		return r, false
 	}
@@ -152,8 +153,8 @@ func (m *merger) group(g group) error {
 		if !aok || !bok {
 			break
 		}
-		m.as.next()
-		m.bs.next()
+		m.as.Next()
+		m.bs.Next()
 		if ar.Sum != br.Sum {
 			// The same content has the same sum (matched by content,
 			// pairs always do): only these may be updates.
@@ -168,7 +169,7 @@ func (m *merger) group(g group) error {
 		if !ok {
 			break
 		}
-		m.as.next()
+		m.as.Next()
 		if err := m.add(pending{op: Delete, aID: ar.ID, key: ar.Key}, g, n); err != nil {
 			return err
 		}
@@ -179,7 +180,7 @@ func (m *merger) group(g group) error {
 		if !ok {
 			break
 		}
-		m.bs.next()
+		m.bs.Next()
 		if err := m.add(pending{op: Insert, bID: br.ID, key: br.Key}, g, n); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -66,11 +67,17 @@ func (v *Views) layer(kind string) loader {
 			Fact{"First published", when(ly.FirstPublishedAt)},
 			Fact{"Published", when(ly.PublishedAt)},
 		)
-		cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+		cf, lic, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
 		if err != nil {
 			return nil, err
 		}
 		p.Facts = append(p.Facts, cf...)
+		err = v.addJSONLD(r, p, about{path: fmt.Sprintf("%s/%d/", kind, ly.ID), api: p.APIPath, tags: ver.Tags, license: lic,
+			created: ly.CreatedAt, modified: ver.UpdatedAt, published: ly.FirstPublishedAt, extent: ver.Extent,
+			groupID: ly.GroupID, userID: ly.UserID})
+		if err != nil {
+			return nil, err
+		}
 		v.res.Popularity.View(popularity.Layer, ly.ID)
 		for _, f := range ver.Fields {
 			p.Fields = append(p.Fields, Field{Name: f.Name, Type: f.Type})
@@ -125,11 +132,16 @@ func (v *Views) set(r *http.Request) (*Page, error) {
 	p := &Page{Kind: "Set", Title: ver.Title, Description: ver.Description,
 		APIPath: restPath("sets/%d/", s.ID), GraphQL: gql("set", strconv.Itoa(s.ID))}
 	p.Facts = facts(Fact{"First published", when(s.FirstPublishedAt)}, Fact{"Published", when(s.PublishedAt)})
-	cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+	cf, lic, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
 	if err != nil {
 		return nil, err
 	}
 	p.Facts = append(p.Facts, cf...)
+	err = v.addJSONLD(r, p, about{path: fmt.Sprintf("sets/%d/", s.ID), api: p.APIPath, tags: ver.Tags, license: lic,
+		created: s.CreatedAt, modified: ver.UpdatedAt, published: s.FirstPublishedAt, groupID: s.GroupID, userID: s.UserID})
+	if err != nil {
+		return nil, err
+	}
 	v.res.Popularity.View(popularity.Set, s.ID)
 	for _, sv := range vs {
 		p.Versions = append(p.Versions, Version{ID: sv.ID, State: string(sv.State), Created: when(&sv.CreatedAt), PublishedAt: when(sv.PublishedAt)})
@@ -167,11 +179,24 @@ func (v *Views) document(r *http.Request) (*Page, error) {
 		APIPath: restPath("documents/%d/", d.ID), GraphQL: gql("document", strconv.Itoa(d.ID))}
 	p.Facts = facts(Fact{"File", ver.FileName}, Fact{"Type", ver.ContentType}, Fact{"Size", fmt.Sprintf("%d bytes", ver.FileSize)},
 		Fact{"First published", when(d.FirstPublishedAt)}, Fact{"Published", when(d.PublishedAt)})
-	cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+	cf, lic, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
 	if err != nil {
 		return nil, err
 	}
 	p.Facts = append(p.Facts, cf...)
+	a := about{path: fmt.Sprintf("documents/%d/", d.ID), api: p.APIPath, tags: ver.Tags, license: lic,
+		created: d.CreatedAt, modified: ver.UpdatedAt, published: d.FirstPublishedAt, groupID: d.GroupID, userID: d.UserID}
+	// The file, for those who may download it (the version the download
+	// URL serves them).
+	switch dv, err := v.res.DownloadableDocumentVersion(ctx, d.ID, nil); {
+	case err == nil && dv != nil:
+		a.downloads = [][2]string{{strings.TrimPrefix(restPath("documents/%d/download/", d.ID), "/"), dv.ContentType}}
+	case err != nil && !hidden(err):
+		return nil, err
+	}
+	if err := v.addJSONLD(r, p, a); err != nil {
+		return nil, err
+	}
 	v.res.Popularity.View(popularity.Document, d.ID)
 	for _, dv := range vs {
 		p.Versions = append(p.Versions, Version{ID: dv.ID, State: string(dv.State), Created: when(&dv.CreatedAt), PublishedAt: when(dv.PublishedAt)})
@@ -206,6 +231,11 @@ func (v *Views) item(r *http.Request) (*Page, error) {
 	for _, iv := range vs {
 		p.Versions = append(p.Versions, itemVersion(iv))
 	}
+	err = v.addJSONLD(r, p, about{path: "items/" + cid + "/", api: p.APIPath, tags: ver.Tags,
+		created: it.CreatedAt, modified: ver.UpdatedAt, published: it.FirstPublishedAt, groupID: it.GroupID, userID: it.UserID})
+	if err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -213,23 +243,25 @@ func itemVersion(iv *ent.CatalogItemVersion) Version {
 	return Version{ID: iv.ID, State: string(iv.State), Created: when(&iv.CreatedAt), PublishedAt: when(iv.PublishedAt)}
 }
 
-// catalogueFacts are a version's licence, tags and categories (by name).
-func (v *Views) catalogueFacts(ctx context.Context, tags, cats []string, licenseID *int) ([]Fact, error) {
+// catalogueFacts are a version's licence, tags and categories (by name);
+// the licence (nil for none) goes into the JSON-LD too.
+func (v *Views) catalogueFacts(ctx context.Context, tags, cats []string, licenseID *int) ([]Fact, *ent.License, error) {
 	lic := "none given"
+	var license *ent.License
 	if licenseID != nil {
 		l, err := v.res.LicenseByID(ctx, *licenseID)
 		if err != nil && apperr.CodeOf(err) != apperr.NotFound {
-			return nil, err
+			return nil, nil, err
 		}
 		if l != nil {
-			lic = l.Title
+			lic, license = l.Title, l
 		}
 	}
 	names := make([]string, 0, len(cats))
 	for _, k := range cats {
 		c, err := v.res.CategoryByKey(ctx, k)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if c != nil {
 			names = append(names, c.Name)
@@ -237,5 +269,15 @@ func (v *Views) catalogueFacts(ctx context.Context, tags, cats []string, license
 			names = append(names, k)
 		}
 	}
-	return facts(Fact{"License", lic}, Fact{"Tags", join(tags)}, Fact{"Categories", join(names)}), nil
+	return facts(Fact{"License", lic}, Fact{"Tags", join(tags)}, Fact{"Categories", join(names)}), license, nil
+}
+
+// hidden reports whether err refuses the caller something (they may not
+// download, or not see), rather than failing.
+func hidden(err error) bool {
+	switch apperr.CodeOf(err) {
+	case apperr.NotFound, apperr.PermissionDenied, apperr.Unauthenticated:
+		return true
+	}
+	return false
 }

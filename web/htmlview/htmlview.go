@@ -5,6 +5,9 @@
 // from embedded templates, with no outside asset. The page of a published
 // layer (vector, grid or raster) or set shows a map of its tiles (package
 // mappreview) when the caller may use them; other pages carry no script.
+// Dataset pages embed a schema.org Dataset as JSON-LD (jsonld.go), a data
+// block browsers do not run; robots.txt and the sitemaps of
+// internal/sitemap are served here too (crawl.go).
 //
 // A page reads its object through the same resolver call as the REST
 // detail view, under the caller's credentials (a session cookie, as
@@ -42,6 +45,12 @@ type Views struct {
 	explorer string
 	// tiles draw the maps of layer and set pages; none: no maps.
 	tiles mappreview.Services
+	// baseURL is the site's public origin for absolute URLs (JSON-LD,
+	// robots.txt, sitemaps); "" is the request's own.
+	baseURL string
+	// sitemapURLs caps the URLs of one sitemap file; 0 is
+	// sitemap.MaxURLs.
+	sitemapURLs int
 }
 
 // New returns the pages over the resolvers; explorer is the path of the
@@ -59,11 +68,19 @@ func (v *Views) WithMaps(tiles *vectortiles.Service, rasters *rastertiles.Servic
 	return v
 }
 
+// WithSite sets the public base URL absolute URLs are built under (""
+// for the request's own origin, as the trusted proxies name it) and the
+// URLs of one sitemap file (0 for the protocol's 50,000; tests lower it).
+func (v *Views) WithSite(baseURL string, sitemapURLs int) *Views {
+	v.baseURL, v.sitemapURLs = baseURL, sitemapURLs
+	return v
+}
+
 // loader reads the object a request names, as the caller may see it.
 type loader func(r *http.Request) (*Page, error)
 
 // Routes adds the pages to r (GET), each with and without its trailing
-// slash.
+// slash, and the doors for search engines (robots.txt, sitemaps).
 // r must run the authentication middleware.
 func (v *Views) Routes(r chi.Router) {
 	add := func(pattern string, load loader) {
@@ -85,6 +102,7 @@ func (v *Views) Routes(r chi.Router) {
 		add(pattern, load)
 	}
 	v.metadataRoutes(add)
+	v.crawlRoutes(r)
 }
 
 // serve renders the page load returns; an object the caller may not read

@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,6 +29,9 @@ type Page struct {
 	// where one could be.
 	Map     *mappreview.Map
 	MapNote string
+	// JSONLD is a dataset page's schema.org Dataset (jsonld.go): JSON
+	// whose <, > and & are escaped, safe inside a script element.
+	JSONLD template.JS
 }
 
 // MapAsset is the URL of one of the map's embedded files.
