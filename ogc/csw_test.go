@@ -1,12 +1,14 @@
 package ogc_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
@@ -19,6 +21,7 @@ func TestCSW(t *testing.T) {
 		t.Run("permissions", func(t *testing.T) { testCSWPermissions(t, f) })
 		t.Run("hostile", func(t *testing.T) { testCSWHostile(t, f) })
 		t.Run("owslib", func(t *testing.T) { testCSWOWSLib(t, f) })
+		t.Run("uploaded iso", func(t *testing.T) { testCSWUploadedISO(t, f) })
 	})
 }
 
@@ -235,5 +238,34 @@ func testCSWHostile(t *testing.T, f *cswFixture) {
 	r := f.do(t, "", http.MethodPost, "/", "application/xml", strings.NewReader("<a>"+strings.Repeat(" ", 2<<20)+"</a>"))
 	if r.status != http.StatusRequestEntityTooLarge {
 		t.Errorf("huge body: %d", r.status)
+	}
+}
+
+// An uploaded ISO 19139 document is the record's full ISO answer, byte
+// for byte, and its title speaks for the record in Dublin Core too.
+func testCSWUploadedISO(t *testing.T, f *cswFixture) {
+	ctx := context.Background()
+	lid := f.public[5]
+	l, err := f.e.Store.Client.Layer.Get(ctx, lid)
+	if err != nil || l.PublishedVersionID == nil {
+		t.Fatalf("layer %d: %v", lid, err)
+	}
+	doc := `<gmd:MD_Metadata xmlns:gmd="http://www.isotc211.org/2005/gmd" xmlns:gco="http://www.isotc211.org/2005/gco"><gmd:fileIdentifier><gco:CharacterString>publisher-own-uuid</gco:CharacterString></gmd:fileIdentifier></gmd:MD_Metadata>`
+	err = f.e.Store.Client.MetadataDocument.Create().SetDatasetKind("layer").SetDatasetID(lid).SetVersionID(*l.PublishedVersionID).
+		SetFormat(metadatadocument.FormatIso).SetXML(`<?xml version="1.0"?>` + "\n" + doc).SetTitle("Uploaded title").
+		SetUploadedBy(f.owner.User.ID).Exec(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprintf("layer-%d", lid)
+	r := f.get(t, "", "/", kvp("service", "CSW", "version", "2.0.2", "request", "GetRecordById", "id", id,
+		"outputSchema", "http://www.isotc211.org/2005/gmd"))
+	if r.status != 200 || !strings.Contains(string(r.body), doc) {
+		t.Errorf("uploaded ISO not answered as is: %.600s", r.body)
+	}
+	s := f.get(t, "", "/", kvp("service", "CSW", "version", "2.0.2", "request", "GetRecords", "typeNames", "csw:Record",
+		"constraintLanguage", "CQL_TEXT", "constraint", "dc:identifier = '"+id+"'")).results(t)
+	if len(s.Results.Records) != 1 || s.Results.Records[0].Title != "Uploaded title" {
+		t.Errorf("uploaded title: %+v", s.Results.Records)
 	}
 }

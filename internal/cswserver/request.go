@@ -187,10 +187,7 @@ func (r *Request) version(p map[string]string) error {
 
 // presentation reads elementSetName and outputSchema.
 func (r *Request) presentation(p map[string]string) error {
-	r.ElementSet = "summary"
-	if r.Operation == OpGetRecordByID {
-		r.ElementSet = "summary"
-	}
+	r.ElementSet = "summary" // the default of both operations
 	if e := p["ELEMENTSETNAME"]; e != "" {
 		switch strings.ToLower(e) {
 		case "brief", "summary", "full":
