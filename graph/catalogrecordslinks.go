@@ -31,12 +31,20 @@ func (r *Resolver) completeRecords(ctx context.Context, recs []cr.Record, origin
 		return err
 	}
 	o := strings.TrimRight(origin, "/")
+	var owners []access.ServiceOwner
+	for i := range recs {
+		if owner, ok := recordOwner(&recs[i]); ok {
+			owners = append(owners, owner)
+		}
+	}
+	usable, err := v.UsableServices(ctx, r.Client, owners, linkedServices)
+	if err != nil {
+		return err
+	}
 	for i := range recs {
 		rec := &recs[i]
 		if owner, ok := recordOwner(rec); ok {
-			if rec.Services, err = r.usableServices(ctx, v, owner); err != nil {
-				return err
-			}
+			rec.Services = usable[owner.Kind][owner.ID]
 		}
 		rec.Formats = recordFormats(rec, o)
 		if strings.HasPrefix(rec.Publisher.URL, "/") {
@@ -69,29 +77,6 @@ func recordOwner(rec *cr.Record) (access.ServiceOwner, bool) {
 		return o, false
 	}
 	return o, true
-}
-
-// usableServices are the linked services of o that v may use, by the
-// services' own rule (switch, owner permission, permission list).
-func (r *Resolver) usableServices(ctx context.Context, v *access.Viewer, o access.ServiceOwner) ([]string, error) {
-	states, err := access.LoadServices(ctx, r.Client, o)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, st := range states {
-		if st.External != nil || !slices.Contains(linkedServices, st.Service.Key) {
-			continue
-		}
-		ok, err := v.MayUseServiceState(ctx, r.Client, o, st)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, st.Service.Key)
-		}
-	}
-	return out, nil
 }
 
 // recordFormats are the downloads of a record: a layer's export formats

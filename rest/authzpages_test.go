@@ -6,15 +6,18 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/geopub/geopub/web/dcatfeed"
 	"github.com/geopub/geopub/web/htmlview"
 )
 
 // pageRouterKeys are the routes of the HTML pages url_html links point at
-// (web/htmlview), which the server mounts beside the API.
+// (web/htmlview) and of the DCAT feeds (web/dcatfeed), which the server
+// mounts beside the API.
 func pageRouterKeys(t *testing.T) []string {
 	t.Helper()
 	r := chi.NewRouter()
 	htmlview.New(nil, nil, "").Routes(r)
+	dcatfeed.New(nil, "", nil).Routes(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))
@@ -45,6 +48,16 @@ func pageRules(rules map[string]rule) {
 	rules["GET /robots.txt"] = rule{targets: []target{{"{origin}/robots.txt", anyone}}}
 	rules["GET /sitemap.xml"] = rule{targets: []target{{"{origin}/sitemap.xml", anyone}}}
 	rules["GET /sitemap-{n}.xml"] = rule{targets: []target{{"{origin}/sitemap-1.xml", anyone}}}
+	feedRules(rules)
+}
+
+// feedRules: the DCAT feeds list the catalogue to anyone, each caller
+// seeing what /data/ shows them (the leak checks read every syntax).
+func feedRules(rules map[string]rule) {
+	feed := "{origin}/services/dcat/catalog"
+	rules["GET /services/dcat/catalog"] = rule{plain: true, targets: []target{
+		{feed, anyone}, {feed + "?format=ttl", anyone}, {feed + "?format=rdf&page_size=1000", anyone}}}
+	rules["GET /data.json"] = rule{plain: true, targets: []target{{"{origin}/data.json", anyone}}}
 }
 
 // metadataPageRules: a version's metadata page (the url_html of a

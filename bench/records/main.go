@@ -24,9 +24,11 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/bench/benchkit"
+	"github.com/geopub/geopub/internal/access"
 	cr "github.com/geopub/geopub/internal/catalogrecords"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/onewrite"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/users"
 )
@@ -37,7 +39,13 @@ func main() {
 	dbURL := flag.String("db", benchkit.EnvOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (a scratch database is created and dropped)")
 	pages := flag.Int("pages", 20, "pages walked per door")
 	size := flag.Int("size", 100, "records per page")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed part here")
 	flag.Parse()
+	stop, err := benchkit.Profile(*profile)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
 	for _, b := range strings.Split(*backends, ",") {
 		if err := run(context.Background(), b, *n, *pages, *size, *dbURL); err != nil {
 			log.Fatalf("%s: %v", b, err)
@@ -88,6 +96,17 @@ func run(ctx context.Context, backend string, n, pages, size int, server string)
 	}
 	fmt.Printf("index rebuild: %d docs in %s\n", docs, time.Since(start).Round(time.Millisecond))
 
+	// The index alone, as the resolver asks it: the floor under every door.
+	walk("search index alone, by cursor", pages, size, func(next string) (int, string, error) {
+		res, err := srv.Resolver.Search.Search(ctx, search.Query{Limit: size + 1, Cursor: next, Viewer: &access.Viewer{}})
+		if err != nil {
+			return 0, "", err
+		}
+		if len(res.Hits) <= size {
+			return len(res.Hits), "", nil
+		}
+		return size, res.Hits[size-1].Cursor, nil
+	})
 	// The resolver every door shares, anonymous, by cursor.
 	walk("resolver, by cursor", pages, size, func(next string) (int, string, error) {
 		p, err := srv.Resolver.CatalogRecords(ctx, cr.Query{Limit: size, Cursor: next, Origin: "http://bench"})
@@ -156,7 +175,6 @@ func report(name string, lat []time.Duration, records int, took time.Duration) {
 		first.Round(time.Microsecond), lat[len(lat)/2].Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond),
 		float64(records)/took.Seconds())
 }
-
 
 func serverNew(ctx context.Context, dir, dbURL string, logger *slog.Logger) (*server.Server, error) {
 	return server.New(ctx, server.Config{DataDir: dir, DatabaseURL: dbURL, Logger: logger, Jobs: jobs.Config{Workers: 1, Logger: logger}})

@@ -148,11 +148,8 @@ func (v *Viewer) mayUse(ctx context.Context, c *ent.Client, o ServiceOwner, st S
 	if err != nil {
 		return false, err
 	}
-	switch {
-	case lv == Admin:
-		return true, nil
-	case lv < st.Required(), !o.Published && lv < Edit:
-		return false, nil
+	if ok, decided := byLevel(lv, o, st); decided {
+		return ok, nil
 	}
 	listed, err := ServicePermissions(c, o, st.ID).Count(ctx)
 	if err != nil || listed == 0 {
@@ -160,6 +157,20 @@ func (v *Viewer) mayUse(ctx context.Context, c *ent.Client, o ServiceOwner, st S
 	}
 	return ServicePermissions(c, o, st.ID).
 		Where(func(s *sql.Selector) { s.Where(v.subjects(s.C)) }).Exist(ctx)
+}
+
+// byLevel is the part of the service rule that the caller's level on the
+// owner decides alone: owner admins always use a service; below its
+// owner permission, or below edit on an unpublished owner, never. When
+// decided is false, the service's permission list decides.
+func byLevel(lv Level, o ServiceOwner, st ServiceState) (ok, decided bool) {
+	switch {
+	case lv == Admin:
+		return true, true
+	case lv < st.Required(), !o.Published && lv < Edit:
+		return false, true
+	}
+	return false, false
 }
 
 // ServicePermissions selects the permission list of one service of o.

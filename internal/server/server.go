@@ -60,6 +60,7 @@ import (
 	"github.com/geopub/geopub/ogc"
 	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
+	"github.com/geopub/geopub/web/dcatfeed"
 	"github.com/geopub/geopub/web/frontpage"
 	"github.com/geopub/geopub/web/htmlview"
 	"github.com/geopub/geopub/web/mappreview"
@@ -504,6 +505,9 @@ func (s *Server) routes() http.Handler {
 		// sitemaps.
 		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).
 			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).Routes(r)
+		// The DCAT feeds harvesters read, as the caller may see the
+		// catalogue.
+		r.With(budget(timeout, nil), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
