@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/catalogrecords"
 )
 
 func (a *API) serviceRoutes(r chi.Router) {
@@ -260,8 +261,21 @@ func (h datasetServices) render(r *http.Request, id int, s *graph.Service) (serv
 	if e := s.External; e != nil {
 		out.Title, out.Description, out.URLs, out.TemplateID = &e.Title, &e.Description, e.Urls, e.TemplateID
 	}
+	if s.External == nil && s.Service.Key == "csw" {
+		if t, ok := recordTypes[h.b.typ]; ok {
+			// The dataset's own CSW endpoint (ogc/csw.go).
+			out.URLs = []schematype.ServiceURL{{ServiceURL: l.origin + "/services/csw/" + catalogrecords.Identifier(t, id) + "/",
+				Name: "CSW 2.0.2 and 3.0"}}
+		}
+	}
 	return out, nil
 }
+
+// recordTypes are the catalogue record types of the dataset types with a
+// csw service.
+var recordTypes = map[graph.DatasetType]catalogrecords.Type{graph.DatasetTypeLayer: catalogrecords.Layer,
+	graph.DatasetTypeTable: catalogrecords.Table, graph.DatasetTypeSet: catalogrecords.Set,
+	graph.DatasetTypeCatalogItem: catalogrecords.Item}
 
 func (h datasetServices) writePermissions(w http.ResponseWriter, r *http.Request, ps []*ent.ServicePermission) error {
 	ctx, l, res := r.Context(), h.api.links(r), h.api.res.ServicePermission()

@@ -555,6 +555,14 @@ func (s *Server) routes() http.Handler {
 		r.Use(withLoaders)
 		ogc.NewRecords(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
+	// CSW 2.0.2 and 3.0 over the catalogue's records (the query /data/
+	// uses), refusals as OWS exception reports.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.CSWAuthFailure))
+		r.Use(withLoaders)
+		ogc.NewCSW(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
+	})
 	return r
 }
 
