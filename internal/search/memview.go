@@ -123,6 +123,13 @@ type view struct {
 	bySubject map[access.Subject][]int32
 
 	text *textIndex
+	// bits are the filter bitmaps (membitmaps.go); permFirst and
+	// nextInPerm chain each dataset's docs; ord holds the sorted orders
+	// (memorder.go), nil while a batch of changes is applied.
+	bits       *bitIndex
+	permFirst  []int32
+	nextInPerm []int32
+	ord        map[Sort][]int32
 }
 
 func newView() *view {
@@ -140,6 +147,7 @@ func (v *view) reset() {
 	v.catNames, v.geoNames, v.groupNames = map[uint32]string{}, map[uint32]string{}, map[int]string{}
 	v.perms, v.permIdx, v.bySubject = nil, map[permKey]int32{}, map[access.Subject][]int32{}
 	v.text = newTextIndex()
+	v.bits, v.permFirst, v.nextInPerm, v.ord = newBitIndex(), nil, nil, nil
 }
 
 // change is one row of search_changes.
@@ -228,6 +236,10 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if len(docIDs) > orderPatchMax {
+		v.ord = nil // cheaper to sort again than to patch
+	}
+	defer v.buildOrders()
 	for k := range keys {
 		v.setGrants(k, grants[k])
 	}
@@ -292,6 +304,7 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 	for _, d := range docs {
 		v.put(d)
 	}
+	v.buildOrders()
 	v.seq, v.xmin, v.loaded = seq, xmin, true
 	return nil
 }
@@ -299,6 +312,8 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 // setGrants replaces a dataset's grants.
 func (v *view) setGrants(k permKey, gs []grant) {
 	idx := v.permFor(k)
+	v.permDocs(idx, func(s int32) { v.fileLevels(s, false) })
+	defer v.permDocs(idx, func(s int32) { v.fileLevels(s, true) })
 	p := &v.perms[idx]
 	for _, g := range p.grants {
 		l := v.bySubject[g.subject]
@@ -331,6 +346,7 @@ func (v *view) permFor(k permKey) int32 {
 	}
 	i := int32(len(v.perms))
 	v.perms = append(v.perms, permState{key: k})
+	v.permFirst = append(v.permFirst, 0)
 	v.permIdx[k] = i
 	return i
 }
@@ -339,7 +355,7 @@ func (v *view) permFor(k permKey) int32 {
 func (v *view) put(d loadedDoc) {
 	slot, ok := v.slots[d.id]
 	if ok {
-		v.text.remove(slot, v.docs[slot].text)
+		v.unfile(slot)
 	} else {
 		if n := len(v.free); n > 0 {
 			slot, v.free = v.free[n-1], v.free[:n-1]
@@ -394,6 +410,20 @@ func (v *view) put(d loadedDoc) {
 	}
 	m.text = v.text.add(slot, texts)
 	v.docs[slot] = m
+	v.linkPerm(slot)
+	v.bits.file(slot, &v.docs[slot], true)
+	v.fileLevels(slot, true)
+	v.orderInsert(slot)
+}
+
+// unfile takes the doc at slot out of the text index, the bitmaps and
+// the orders, before it is replaced or removed.
+func (v *view) unfile(slot int32) {
+	v.orderRemove(slot)
+	v.fileLevels(slot, false)
+	v.bits.file(slot, &v.docs[slot], false)
+	v.unlinkPerm(slot)
+	v.text.remove(slot, v.docs[slot].text)
 }
 
 // remove drops a doc.
@@ -402,7 +432,7 @@ func (v *view) remove(id int64) {
 	if !ok {
 		return
 	}
-	v.text.remove(slot, v.docs[slot].text)
+	v.unfile(slot)
 	v.docs[slot] = mdoc{}
 	delete(v.slots, id)
 	v.free = append(v.free, slot)
