@@ -17,14 +17,14 @@ import (
 // bitIndex holds the bitmaps. Slices are indexed by the view's dictionary
 // ids; a nil entry is an empty bitmap.
 type bitIndex struct {
-	published, latest                                                          *roaring.Bitmap
-	types, kinds, statuses, licenses, licVers, geoms, sourceTypes              []*roaring.Bitmap
-	tags, cats, geos, bands                                                    []*roaring.Bitmap
-	groups, users                                                              map[int]*roaring.Bitmap
-	res                                                                        map[float64]*roaring.Bitmap
-	hasZ, hasPK, imageryTrue, imageryFalse                                     *roaring.Bitmap
-	publicView, publicEdit                                                     *roaring.Bitmap
-	heldView, heldEdit                                                         map[access.Subject]*roaring.Bitmap
+	published, latest                                             *roaring.Bitmap
+	types, kinds, statuses, licenses, licVers, geoms, sourceTypes []*roaring.Bitmap
+	tags, cats, geos, bands                                       []*roaring.Bitmap
+	groups, users                                                 map[int]*roaring.Bitmap
+	res                                                           map[float64]*roaring.Bitmap
+	hasZ, hasPK, imageryTrue, imageryFalse                        *roaring.Bitmap
+	publicView, publicEdit                                        *roaring.Bitmap
+	heldView, heldEdit                                            map[access.Subject]*roaring.Bitmap
 }
 
 func newBitIndex() *bitIndex {

@@ -189,4 +189,3 @@ func (v *view) scanVisibility(q Query) func(*mdoc) bool {
 		return l >= access.Edit || (d.status == published && l >= access.View)
 	}
 }
-
