@@ -81,16 +81,16 @@ func (b *bitIndex) file(slot int32, d *mdoc, on bool) {
 	set(bitAt(&b.licVers, d.licVer))
 	set(bitAt(&b.geoms, d.geom))
 	set(bitAt(&b.sourceTypes, d.sourceType))
-	for _, t := range d.tags {
+	for _, t := range d.tags() {
 		set(bitAt(&b.tags, t))
 	}
-	for _, c := range d.cats {
+	for _, c := range d.cats() {
 		set(bitAt(&b.cats, c))
 	}
-	for _, g := range d.geos {
+	for _, g := range d.geos() {
 		set(bitAt(&b.geos, g))
 	}
-	for _, g := range d.bands {
+	for _, g := range d.bands() {
 		set(bitAt(&b.bands, g))
 	}
 	set(bitOf(b.groups, d.group))

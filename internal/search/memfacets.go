@@ -46,16 +46,16 @@ func (v *view) facetsByScan(matched []int32, limit int) *Facets {
 	hasRes := false
 	for i, s := range matched {
 		d := &v.docs[s]
-		for _, t := range d.tags {
+		for _, t := range d.tags() {
 			tags[t]++
 		}
-		for _, c := range d.cats {
+		for _, c := range d.cats() {
 			cats[c]++
 		}
-		for _, g := range d.geos {
+		for _, g := range d.geos() {
 			geos[g]++
 		}
-		for _, b := range d.bands {
+		for _, b := range d.bands() {
 			bands[b]++
 		}
 		kinds[d.kind]++

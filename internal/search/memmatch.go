@@ -160,7 +160,7 @@ func (v *view) residual(q Query, stars map[Ref]bool) func(*mdoc) bool {
 	between(q.UpdatedAfter, q.UpdatedBefore, func(d *mdoc) int64 { return d.updated })
 	if q.IsStarred != nil {
 		w := *q.IsStarred
-		add(func(d *mdoc) bool { return stars[Ref{Type: d.ref.Type, ID: d.ref.ID}] == w })
+		add(func(d *mdoc) bool { return stars[Ref{Type: v.refOf(d).Type, ID: d.refID}] == w })
 	}
 	if len(preds) == 0 {
 		return nil

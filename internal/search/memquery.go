@@ -153,7 +153,7 @@ func (v *view) keyOf(s Sort, slot int32, scores []float32) sortKey {
 	case SortRelevance:
 		k.f = float64(scores[slot])
 	case SortName, SortNameDesc:
-		k.s = d.sortTitle
+		k.s = strings.ToLower(d.title)
 	case SortCreated, SortCreatedOld:
 		k.i = d.created
 	case SortUpdated, SortUpdatedOld:
@@ -234,7 +234,7 @@ func (v *view) page(q Query, r *roaring.Bitmap, scores []float32, cur *cursor) (
 	hits := make([]Hit, 0, len(slots))
 	for i, s := range slots {
 		d := &v.docs[s]
-		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title, Cursor: keyCursor(q.Sort, o, keys[i])}
+		h := Hit{Ref: v.refOf(d), Kind: v.kinds.vals[d.kind], Title: d.title, Cursor: keyCursor(q.Sort, o, keys[i])}
 		if scores != nil {
 			h.Score = float64(scores[s])
 		}

@@ -136,7 +136,7 @@ func (ix *textIndex) add(slot int32, texts [8]string) docText {
 			n++
 		})
 	}
-	dt := docText{len: n}
+	dt := docText{len: n, words: make([]int32, 0, len(freq))}
 	for id, wtf := range freq {
 		dt.words = append(dt.words, id)
 		p := ix.post[id]
@@ -150,6 +150,15 @@ func (ix *textIndex) add(slot int32, texts [8]string) docText {
 	ix.docs++
 	ix.totalLen += int64(n)
 	return dt
+}
+
+// compact trims the postings' spare capacity (a load appends to them).
+func (ix *textIndex) compact() {
+	for id, p := range ix.post {
+		if cap(p) > len(p)+len(p)/8 {
+			ix.post[id] = slices.Clone(p)
+		}
+	}
 }
 
 // remove takes a doc's postings out.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -28,26 +27,41 @@ import (
 // reloads everything instead of applying them one by one.
 const reloadAbove = 20000
 
-// mdoc is one doc in the view. Values that facets count are ids in the
-// view's dictionaries.
+// mdoc is one doc in the view, kept compact (a million of them are
+// held): values that filters and facets use are ids in the view's
+// dictionaries, and the multi-valued ones share one slice.
 type mdoc struct {
-	id                                  int64 // search_docs.id; 0 for a free slot
-	ref                                 Ref
-	latest                              bool   // ref.State == Latest
-	typ                                 uint32 // ref.Type in view.types
-	kind, status, license, licVer, geom uint32
-	title, sortTitle                    string
-	group, user                         int
-	hasZ, hasPK                         bool
-	imagery                             int8 // -1 unknown, 0 false, 1 true
-	hasRes                              bool
-	res                                 float64
-	created, updated                    int64
-	popularity                          int64
-	perm                                int32 // index in view.perms
-	tags, cats, geos, bands             []uint32
-	sourceType                          uint32
-	text                                docText
+	id               int64 // search_docs.id; 0 for a free slot
+	refID            int   // Ref.ID; Ref.Type is typ, Ref.State latest
+	created, updated int64
+	popularity       int64
+	res              float64
+	title            string
+	group, user      int
+	// vals are the tag, category, geotag and raster band ids, in that
+	// order; ends[0..2] end the first three.
+	vals                        []uint32
+	text                        docText
+	ends                        [3]uint16
+	typ, kind, status, license  uint32
+	licVer, geom, sourceType    uint32
+	perm                        int32 // index in view.perms
+	latest, hasZ, hasPK, hasRes bool
+	imagery                     int8 // -1 unknown, 0 false, 1 true
+}
+
+func (d *mdoc) tags() []uint32  { return d.vals[:d.ends[0]] }
+func (d *mdoc) cats() []uint32  { return d.vals[d.ends[0]:d.ends[1]] }
+func (d *mdoc) geos() []uint32  { return d.vals[d.ends[1]:d.ends[2]] }
+func (d *mdoc) bands() []uint32 { return d.vals[d.ends[2]:] }
+
+// refOf is the Ref of the doc d.
+func (v *view) refOf(d *mdoc) Ref {
+	r := Ref{Type: Type(v.types.vals[d.typ]), ID: d.refID, State: Published}
+	if d.latest {
+		r.State = Latest
+	}
+	return r
 }
 
 // dict numbers strings; 0 is "".
@@ -226,7 +240,7 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 			keys[permKey{c.kind.String, int(c.id.Int64)}] = true
 		}
 	}
-	docs, err := ix.loadDocs(ctx, docIDs, false)
+	docs, err := ix.loadDocs(ctx, docIDs)
 	if err != nil {
 		return err
 	}
@@ -286,14 +300,13 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 		}
 		fmt.Sscan(s, &xmin)
 	}
-	docs, err := ix.loadDocs(ctx, nil, true)
-	if err != nil {
-		return err
-	}
 	grants, err := ix.loadGrants(ctx, nil, true)
 	if err != nil {
 		return err
 	}
+	// Searches wait for the sync anyway; the docs are read and indexed a
+	// chunk at a time, so that a million of them never sit in memory
+	// twice.
 	v := ix.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -301,9 +314,21 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 	for k, gs := range grants {
 		v.setGrants(k, gs)
 	}
-	for _, d := range docs {
-		v.put(d)
+	grants = nil
+	for after := int64(0); ; {
+		docs, hi, err := ix.loadDocsAfter(ctx, after)
+		if err != nil {
+			return err
+		}
+		if hi == 0 {
+			break
+		}
+		for _, d := range docs {
+			v.put(d)
+		}
+		after = hi
 	}
+	v.text.compact()
 	v.buildOrders()
 	v.seq, v.xmin, v.loaded = seq, xmin, true
 	return nil
@@ -368,9 +393,9 @@ func (v *view) put(d loadedDoc) {
 	}
 	doc := d.Doc
 	m := mdoc{
-		id: d.id, ref: doc.Ref, kind: v.kinds.id(doc.Kind), status: v.statuses.id(doc.VersionStatus),
+		id: d.id, refID: doc.Ref.ID, kind: v.kinds.id(doc.Kind), status: v.statuses.id(doc.VersionStatus),
 		license: v.licenses.id(doc.LicenseType), licVer: v.licVers.id(doc.LicenseVersion), geom: v.geoms.id(doc.GeometryType),
-		title: doc.Title, sortTitle: strings.ToLower(doc.Title), group: doc.GroupID, user: doc.UserID,
+		title: doc.Title, group: doc.GroupID, user: doc.UserID,
 		hasZ: doc.HasZ, hasPK: doc.HasPK, imagery: -1, created: micros(doc.CreatedAt), updated: micros(doc.UpdatedAt),
 		popularity: doc.Popularity, perm: v.permFor(permKey{doc.PermKind, doc.PermID}),
 	}
@@ -388,21 +413,25 @@ func (v *view) put(d loadedDoc) {
 	if doc.GroupID != 0 {
 		v.groupNames[doc.GroupID] = doc.GroupName
 	}
+	m.vals = make([]uint32, 0, len(doc.Tags)+len(doc.Categories)+len(doc.Geotags)+len(doc.RasterBands))
 	for _, t := range doc.Tags {
-		m.tags = append(m.tags, v.tags.id(t))
+		m.vals = append(m.vals, v.tags.id(t))
 	}
+	m.ends[0] = uint16(len(m.vals))
 	for _, c := range doc.Categories {
 		id := v.cats.id(c.Key)
 		v.catNames[id] = c.Name
-		m.cats = append(m.cats, id)
+		m.vals = append(m.vals, id)
 	}
+	m.ends[1] = uint16(len(m.vals))
 	for _, g := range doc.Geotags {
 		id := v.geos.id(g.Key)
 		v.geoNames[id] = g.Name
-		m.geos = append(m.geos, id)
+		m.vals = append(m.vals, id)
 	}
+	m.ends[2] = uint16(len(m.vals))
 	for _, b := range doc.RasterBands {
-		m.bands = append(m.bands, v.bands.id(b))
+		m.vals = append(m.vals, v.bands.id(b))
 	}
 	var texts [8]string
 	for i, t := range textColumns(doc) {

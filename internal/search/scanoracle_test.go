@@ -47,10 +47,10 @@ func (v *view) scanFilter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 			add(func(d *mdoc) bool { return scanAnyIn(field(d), want) })
 		}
 	}
-	multi(q.Tags, v.tags, func(d *mdoc) []uint32 { return d.tags })
-	multi(q.Categories, v.cats, func(d *mdoc) []uint32 { return d.cats })
-	multi(q.Geotags, v.geos, func(d *mdoc) []uint32 { return d.geos })
-	multi(q.RasterBands, v.bands, func(d *mdoc) []uint32 { return d.bands })
+	multi(q.Tags, v.tags, func(d *mdoc) []uint32 { return d.tags() })
+	multi(q.Categories, v.cats, func(d *mdoc) []uint32 { return d.cats() })
+	multi(q.Geotags, v.geos, func(d *mdoc) []uint32 { return d.geos() })
+	multi(q.RasterBands, v.bands, func(d *mdoc) []uint32 { return d.bands() })
 	single := func(values []string, dc *dict, field func(*mdoc) uint32) {
 		if len(values) > 0 {
 			want := ids(dc, values)
@@ -129,7 +129,7 @@ func (v *view) scanFilter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 	}
 	if q.IsStarred != nil {
 		w := *q.IsStarred
-		add(func(d *mdoc) bool { return stars[Ref{Type: d.ref.Type, ID: d.ref.ID}] == w })
+		add(func(d *mdoc) bool { return stars[Ref{Type: v.refOf(d).Type, ID: d.refID}] == w })
 	}
 	if see := v.scanVisibility(q); see != nil {
 		add(see)
