@@ -67,8 +67,11 @@ func TestBitmapsMatchScan(t *testing.T) {
 	}
 	const n = 40000
 	v := newView()
+	current := map[int64]loadedDoc{}
 	for i := range n {
-		v.put(doc(i))
+		d := doc(i)
+		current[d.id] = d
+		v.put(d)
 	}
 	for id := 1; id <= n/2; id++ {
 		v.setGrants(permKey{"layer", id}, grantsOf())
@@ -113,14 +116,45 @@ func TestBitmapsMatchScan(t *testing.T) {
 		j := r.IntN(n)
 		if i%10 == 0 {
 			v.remove(int64(j + 1))
+			delete(current, int64(j+1))
 			continue
 		}
 		d := doc(j)
 		d.Popularity, d.Title = int64(r.IntN(20)), pick(words...)+" changed"
 		v.put(d)
+		current[d.id] = d
 		v.setGrants(permKey{"layer", r.IntN(n/2) + 1}, grantsOf())
 	}
 	check("changed")
+	// The patched text index scores as one built from the final docs.
+	fresh := newView()
+	for i := range n {
+		if d, ok := current[int64(i+1)]; ok {
+			fresh.put(d)
+		}
+	}
+	for _, w := range words {
+		if a, b := textScores(v, w+" ro"), textScores(fresh, w+" ro"); !reflect.DeepEqual(a, b) {
+			t.Fatalf("%q: the patched index scores %d docs, a fresh one %d", w, len(a), len(b))
+		}
+	}
+}
+
+// textScores scores q's words over every doc of v, by index id.
+func textScores(v *view, q string) map[int64]float32 {
+	all := roaring.New()
+	for s := range v.docs {
+		if v.docs[s].id != 0 {
+			all.Add(uint32(s))
+		}
+	}
+	scores := make([]float32, len(v.docs))
+	out := map[int64]float32{}
+	v.text.match(v.text.queryWords(Terms(q)), all, scores).Iterate(func(x uint32) bool {
+		out[v.docs[x].id] = scores[x]
+		return true
+	})
+	return out
 }
 
 // compareWithScan evaluates q both ways, with every path forced.

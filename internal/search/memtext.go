@@ -125,8 +125,11 @@ func fold(w string) string {
 	return w
 }
 
-// add indexes a doc's eight texts (textColumns' order) at slot.
-func (ix *textIndex) add(slot int32, texts [8]string) docText {
+// add indexes a doc's eight texts (textColumns' order) at slot. When
+// the slot held a doc (old, its previous text), only the postings of
+// words that came or went move; the others are updated in place, so a
+// reindex does not shift the long postings of common words.
+func (ix *textIndex) add(slot int32, texts [8]string, old *docText) docText {
 	freq := map[int32]float32{}
 	var n int32
 	for f, t := range texts {
@@ -136,11 +139,30 @@ func (ix *textIndex) add(slot int32, texts [8]string) docText {
 			n++
 		})
 	}
+	find := func(p []posting) (int, bool) {
+		return slices.BinarySearchFunc(p, slot, func(a posting, s int32) int { return int(a.slot - s) })
+	}
+	if old != nil {
+		for _, id := range old.words {
+			if _, ok := freq[id]; ok {
+				continue
+			}
+			if i, ok := find(ix.post[id]); ok {
+				ix.post[id] = slices.Delete(ix.post[id], i, i+1)
+			}
+		}
+		ix.docs--
+		ix.totalLen -= int64(old.len)
+	}
 	dt := docText{len: n, words: make([]int32, 0, len(freq))}
 	for id, wtf := range freq {
 		dt.words = append(dt.words, id)
 		p := ix.post[id]
-		i, _ := slices.BinarySearchFunc(p, slot, func(a posting, s int32) int { return int(a.slot - s) })
+		i, ok := find(p)
+		if ok {
+			p[i].wtf = wtf
+			continue
+		}
 		ix.post[id] = slices.Insert(p, i, posting{slot: slot, wtf: wtf})
 	}
 	for int(slot) >= len(ix.lens) {

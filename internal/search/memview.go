@@ -379,8 +379,10 @@ func (v *view) permFor(k permKey) int32 {
 // put adds or replaces a doc.
 func (v *view) put(d loadedDoc) {
 	slot, ok := v.slots[d.id]
+	var oldText *docText
 	if ok {
-		v.unfile(slot)
+		oldText = &v.docs[slot].text
+		v.unfile(slot, false)
 	} else {
 		if n := len(v.free); n > 0 {
 			slot, v.free = v.free[n-1], v.free[:n-1]
@@ -437,7 +439,7 @@ func (v *view) put(d loadedDoc) {
 	for i, t := range textColumns(doc) {
 		texts[i] = t.(string)
 	}
-	m.text = v.text.add(slot, texts)
+	m.text = v.text.add(slot, texts, oldText)
 	v.docs[slot] = m
 	v.linkPerm(slot)
 	v.bits.file(slot, &v.docs[slot], true)
@@ -445,14 +447,16 @@ func (v *view) put(d loadedDoc) {
 	v.orderInsert(slot)
 }
 
-// unfile takes the doc at slot out of the text index, the bitmaps and
-// the orders, before it is replaced or removed.
-func (v *view) unfile(slot int32) {
+// unfile takes the doc at slot out of the bitmaps, the orders and (with
+// text) the text index, before it is replaced or removed.
+func (v *view) unfile(slot int32, text bool) {
 	v.orderRemove(slot)
 	v.fileLevels(slot, false)
 	v.bits.file(slot, &v.docs[slot], false)
 	v.unlinkPerm(slot)
-	v.text.remove(slot, v.docs[slot].text)
+	if text {
+		v.text.remove(slot, v.docs[slot].text)
+	}
 }
 
 // remove drops a doc.
@@ -461,7 +465,7 @@ func (v *view) remove(id int64) {
 	if !ok {
 		return
 	}
-	v.unfile(slot)
+	v.unfile(slot, true)
 	v.docs[slot] = mdoc{}
 	delete(v.slots, id)
 	v.free = append(v.free, slot)
