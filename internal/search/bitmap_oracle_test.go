@@ -202,6 +202,21 @@ func compareWithScan(t *testing.T, v *view, round string, q Query) {
 	}
 	n := q.Offset + q.Limit + 1
 	hs, hk := v.heapOrder(q.Sort, r, scores2, nil, n)
+	o := orderOf(q.Sort)
+	brute := slices.Clone(got)
+	slices.SortFunc(brute, func(a, b int32) int { return o.compare(v.keyOf(q.Sort, a, scores2), v.keyOf(q.Sort, b, scores2)) })
+	if !slices.Equal(brute[:min(n, len(brute))], hs) {
+		t.Fatalf("%s: %+v: heap %v, sorted %v", round, q, hs, brute[:min(n, len(brute))])
+	}
+	if len(hk) > 2 {
+		mid := len(hk) / 2
+		after := hk[mid]
+		got, _ := v.heapOrder(q.Sort, r, scores2, &after, n)
+		i := slices.Index(brute, hs[mid]) + 1
+		if want := brute[i:min(i+n, len(brute))]; !slices.Equal(got, want) {
+			t.Fatalf("%s: %+v: after a cursor heap %v, sorted %v", round, q, got, want)
+		}
+	}
 	if q.Sort != SortRelevance {
 		ws, wk := v.walkOrder(q.Sort, r, nil, n)
 		if ws != nil && (!slices.Equal(ws, hs) || !slices.Equal(wk, hk)) {

@@ -287,24 +287,35 @@ func (v *view) walkOrder(s Sort, r *roaring.Bitmap, after *sortKey, n int) ([]in
 func (v *view) heapOrder(s Sort, r *roaring.Bitmap, scores []float32, after *sortKey, n int) ([]int32, []sortKey) {
 	o := orderOf(s)
 	h := &ranked{o: o}
-	it := r.Iterator()
-	for it.HasNext() {
-		slot := int32(it.Next())
-		k := v.keyOf(s, slot, scores)
-		if after != nil && o.compare(k, *after) <= 0 {
-			continue
-		}
-		if len(h.keys) < n {
-			h.keys = append(h.keys, k)
-			h.slots = append(h.slots, slot)
-			if len(h.keys) == n {
-				heap.Init(h)
+	// By relevance, most docs are passed over on their score alone,
+	// without reading the doc (its index id breaks ties only).
+	rel := s == SortRelevance
+	it, buf := r.ManyIterator(), make([]uint32, 512)
+	for m := it.NextMany(buf); m > 0; m = it.NextMany(buf) {
+		for _, x := range buf[:m] {
+			slot := int32(x)
+			if rel {
+				f := float64(scores[slot])
+				if (after != nil && f > after.f) || (len(h.keys) == n && f < h.keys[0].f) {
+					continue
+				}
 			}
-			continue
-		}
-		if o.compare(k, h.keys[0]) < 0 {
-			h.keys[0], h.slots[0] = k, slot
-			heap.Fix(h, 0)
+			k := v.keyOf(s, slot, scores)
+			if after != nil && o.compare(k, *after) <= 0 {
+				continue
+			}
+			if len(h.keys) < n {
+				h.keys = append(h.keys, k)
+				h.slots = append(h.slots, slot)
+				if len(h.keys) == n {
+					heap.Init(h)
+				}
+				continue
+			}
+			if o.compare(k, h.keys[0]) < 0 {
+				h.keys[0], h.slots[0] = k, slot
+				heap.Fix(h, 0)
+			}
 		}
 	}
 	idx := make([]int, len(h.keys))
