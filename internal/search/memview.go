@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,10 @@ import (
 // query when nothing changed). So a search never misses a committed
 // change, on either store and with any number of processes; a view that
 // fell behind the pruned log, or finds many changes at once, reloads.
+
+// freeAfterLoad is the number of docs above which a full load returns
+// the memory it read through to the operating system.
+const freeAfterLoad = 100000
 
 // reloadAbove is the number of pending changes beyond which the view
 // reloads everything instead of applying them one by one.
@@ -330,6 +335,12 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 	}
 	v.text.compact()
 	v.buildOrders()
+	if v.live > freeAfterLoad {
+		// The rows read are garbage now, and as large as the view:
+		// hand their memory back rather than keep it for the process's
+		// life.
+		debug.FreeOSMemory()
+	}
 	v.seq, v.xmin, v.loaded = seq, xmin, true
 	return nil
 }
