@@ -70,9 +70,16 @@ func (v *view) sortSlots(s Sort, slots []int32) []int32 {
 
 // orderSearch finds where key k stands in sort s's order: the position
 // of the first slot not before it, and whether that slot's key is k.
-func (v *view) orderSearch(s Sort, k sortKey) (int, bool) {
+// The doc at slot as, if not -1, is compared by the key ask instead of
+// its own (a doc being moved stands at its old key's place).
+func (v *view) orderSearch(s Sort, k sortKey, as int32, ask sortKey) (int, bool) {
 	o := orderOf(s)
-	return slices.BinarySearchFunc(v.ord[s], k, func(e int32, k sortKey) int { return o.compare(v.keyOf(s, e, nil), k) })
+	return slices.BinarySearchFunc(v.ord[s], k, func(e int32, k sortKey) int {
+		if e == as {
+			return o.compare(ask, k)
+		}
+		return o.compare(keyOfDoc(s, &v.docs[e]), k)
+	})
 }
 
 // orderRemove takes the doc at slot out of the orders; its keys must
@@ -82,19 +89,32 @@ func (v *view) orderRemove(slot int32) {
 		return
 	}
 	for _, s := range orderedSorts {
-		if i, ok := v.orderSearch(s, v.keyOf(s, slot, nil)); ok {
+		if i, ok := v.orderSearch(s, v.keyOf(s, slot, nil), -1, sortKey{}); ok {
 			v.ord[s] = slices.Delete(v.ord[s], i, i+1)
 		}
 	}
 }
 
-// orderInsert files the doc at slot into the orders.
-func (v *view) orderInsert(slot int32) {
+// orderPut files the doc at slot into the orders; prev, when not nil,
+// is the doc the slot held before, still filed under its keys. Only the
+// orders whose key changed move (a retitle moves the doc in the name
+// orders alone).
+func (v *view) orderPut(slot int32, prev *mdoc) {
 	if v.ord == nil {
 		return
 	}
 	for _, s := range orderedSorts {
-		i, _ := v.orderSearch(s, v.keyOf(s, slot, nil))
+		k := v.keyOf(s, slot, nil)
+		if prev != nil {
+			old := keyOfDoc(s, prev)
+			if old == k {
+				continue
+			}
+			if i, ok := v.orderSearch(s, old, slot, old); ok {
+				v.ord[s] = slices.Delete(v.ord[s], i, i+1)
+			}
+		}
+		i, _ := v.orderSearch(s, k, -1, sortKey{})
 		v.ord[s] = slices.Insert(v.ord[s], i, slot)
 	}
 }

@@ -147,11 +147,16 @@ func (o order) compare(x, y sortKey) int {
 }
 
 func (v *view) keyOf(s Sort, slot int32, scores []float32) sortKey {
-	d := &v.docs[slot]
+	if s == SortRelevance {
+		return sortKey{f: float64(scores[slot]), id: v.docs[slot].id}
+	}
+	return keyOfDoc(s, &v.docs[slot])
+}
+
+// keyOfDoc is d's key in sort s, any but relevance.
+func keyOfDoc(s Sort, d *mdoc) sortKey {
 	k := sortKey{id: d.id}
 	switch s {
-	case SortRelevance:
-		k.f = float64(scores[slot])
 	case SortName, SortNameDesc:
 		k.s = strings.ToLower(d.title)
 	case SortCreated, SortCreatedOld:
@@ -259,7 +264,7 @@ func (v *view) walkOrder(s Sort, r *roaring.Bitmap, after *sortKey, n int) ([]in
 	}
 	start := 0
 	if after != nil {
-		i, found := v.orderSearch(s, *after)
+		i, found := v.orderSearch(s, *after, -1, sortKey{})
 		if found {
 			i++
 		}

@@ -391,8 +391,10 @@ func (v *view) permFor(k permKey) int32 {
 func (v *view) put(d loadedDoc) {
 	slot, ok := v.slots[d.id]
 	var oldText *docText
+	var prev *mdoc
 	if ok {
-		oldText = &v.docs[slot].text
+		p := v.docs[slot]
+		prev, oldText = &p, &p.text
 		v.unfile(slot, false)
 	} else {
 		if n := len(v.free); n > 0 {
@@ -455,17 +457,19 @@ func (v *view) put(d loadedDoc) {
 	v.linkPerm(slot)
 	v.bits.file(slot, &v.docs[slot], true)
 	v.fileLevels(slot, true)
-	v.orderInsert(slot)
+	v.orderPut(slot, prev)
 }
 
-// unfile takes the doc at slot out of the bitmaps, the orders and (with
-// text) the text index, before it is replaced or removed.
-func (v *view) unfile(slot int32, text bool) {
-	v.orderRemove(slot)
+// unfile takes the doc at slot out of the bitmaps and (when it goes)
+// the orders and the text index, before it is replaced or removed.
+func (v *view) unfile(slot int32, gone bool) {
+	if gone {
+		v.orderRemove(slot)
+	}
 	v.fileLevels(slot, false)
 	v.bits.file(slot, &v.docs[slot], false)
 	v.unlinkPerm(slot)
-	if text {
+	if gone {
 		v.text.remove(slot, v.docs[slot].text)
 	}
 }
