@@ -206,8 +206,13 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 	}
 	q, args := "SELECT seq, 0, doc, perm_kind, perm_id FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?", []any{v.seq, reloadAbove + 1}
 	if ix.pg {
-		q = "SELECT seq, xid::text::bigint, doc, perm_kind, perm_id FROM search_changes WHERE seq > $1 OR xid >= $2::text::xid8 ORDER BY seq LIMIT $3"
-		args = []any{v.seq, fmt.Sprint(v.xmin), reloadAbove + 1}
+		// The numbers are written into the text rather than bound: the
+		// generic plan a prepared statement gets after a few runs cannot
+		// tell that both conditions select a handful of rows, and walks
+		// the whole log in seq order (seconds at a million docs).
+		q = fmt.Sprintf("SELECT seq, xid::text::bigint, doc, perm_kind, perm_id FROM search_changes WHERE seq > %d OR xid >= '%d'::xid8 ORDER BY seq LIMIT %d",
+			v.seq, v.xmin, reloadAbove+1)
+		args = nil
 	}
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
