@@ -22,7 +22,9 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/search"
@@ -37,6 +39,7 @@ func main() {
 	queries := flag.Int("queries", 300, "queries in the mix per backend")
 	flag.BoolVar(&asAdmin, "admin", false, "query as a site administrator (no permission predicate), to separate its cost")
 	flag.BoolVar(&keep, "keep", false, "keep the databases and print where they are (for EXPLAIN)")
+	flag.StringVar(&reuse, "reuse", "", "a PostgreSQL database (or SQLite directory) kept by an earlier run with the same -n: measure it without building it again")
 	flag.Parse()
 	for _, b := range strings.Split(*backends, ",") {
 		if err := run(context.Background(), b, *n, *queries, *dbURL); err != nil {
@@ -49,6 +52,9 @@ func main() {
 // administrator.
 var keep, asAdmin bool
 
+// reuse names a kept database to measure again.
+var reuse string
+
 func envOr(k, d string) string {
 	if v, ok := os.LookupEnv(k); ok {
 		return v
@@ -58,9 +64,12 @@ func envOr(k, d string) string {
 
 func open(ctx context.Context, backend, server string) (*store.Store, func(), error) {
 	if backend == "sqlite" {
-		dir, err := os.MkdirTemp("", "searchbench")
-		if err != nil {
-			return nil, nil, err
+		dir := reuse
+		if dir == "" {
+			var err error
+			if dir, err = os.MkdirTemp("", "searchbench"); err != nil {
+				return nil, nil, err
+			}
 		}
 		s, err := store.OpenAndMigrate(ctx, store.Config{DataDir: dir})
 		if err != nil {
@@ -79,9 +88,12 @@ func open(ctx context.Context, backend, server string) (*store.Store, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	name := fmt.Sprintf("geopub_searchbench_%d", time.Now().UnixNano())
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		return nil, nil, err
+	name := reuse
+	if name == "" {
+		name = fmt.Sprintf("geopub_searchbench_%d", time.Now().UnixNano())
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			return nil, nil, err
+		}
 	}
 	u := server
 	q := ""
@@ -118,20 +130,32 @@ func run(ctx context.Context, backend string, n, nq int, server string) error {
 	// Publishers: 20 groups and 50 users; a member viewer edits group 1.
 	var groupIDs []int
 	var groupNames []string
-	for i := 0; i < 20; i++ {
-		g := s.Client.Group.Create().SetName(fmt.Sprintf("Council %d", i)).SetURLSlug(fmt.Sprintf("council-%d", i)).SaveX(ctx)
-		groupIDs, groupNames = append(groupIDs, g.ID), append(groupNames, g.Name)
-	}
 	var userIDs []int
 	var member *ent.User
-	for i := 0; i < 50; i++ {
-		u := s.Client.User.Create().SetEmail(fmt.Sprintf("u%d@example.com", i)).SetPasswordHash("x").SaveX(ctx)
-		userIDs = append(userIDs, u.ID)
-		if i == 0 {
-			member = u
+	if reuse != "" {
+		for _, g := range s.Client.Group.Query().Where(group.URLSlugHasPrefix("council-")).Order(ent.Asc(group.FieldID)).AllX(ctx) {
+			groupIDs, groupNames = append(groupIDs, g.ID), append(groupNames, g.Name)
 		}
+		for i, u := range s.Client.User.Query().Where(user.EmailHasSuffix("@example.com")).Order(ent.Asc(user.FieldID)).AllX(ctx) {
+			userIDs = append(userIDs, u.ID)
+			if i == 0 {
+				member = u
+			}
+		}
+	} else {
+		for i := 0; i < 20; i++ {
+			g := s.Client.Group.Create().SetName(fmt.Sprintf("Council %d", i)).SetURLSlug(fmt.Sprintf("council-%d", i)).SaveX(ctx)
+			groupIDs, groupNames = append(groupIDs, g.ID), append(groupNames, g.Name)
+		}
+		for i := 0; i < 50; i++ {
+			u := s.Client.User.Create().SetEmail(fmt.Sprintf("u%d@example.com", i)).SetPasswordHash("x").SaveX(ctx)
+			userIDs = append(userIDs, u.ID)
+			if i == 0 {
+				member = u
+			}
+		}
+		s.Client.GroupMembership.Create().SetGroupID(groupIDs[0]).SetUserID(member.ID).SetPermission(groupmembership.PermissionEditData).ExecX(ctx)
 	}
-	s.Client.GroupMembership.Create().SetGroupID(groupIDs[0]).SetUserID(member.ID).SetPermission(groupmembership.PermissionEditData).ExecX(ctx)
 	memberViewer, err := access.NewViewer(ctx, s.Client, auth.Principal{User: member})
 	if err != nil {
 		return err
@@ -142,48 +166,26 @@ func run(ctx context.Context, backend string, n, nq int, server string) error {
 	}
 
 	docs, grants := searchgen.Generate(searchgen.Options{N: n, Seed: 42, GroupIDs: groupIDs, GroupNames: groupNames, UserIDs: userIDs, PrivateShare: 0.2})
-	start := time.Now()
-	const batch = 1000
-	for i := 0; i < len(docs); i += batch {
-		j := min(i+batch, len(docs))
-		lo, hi := docs[i].PermID, docs[j-1].PermID
-		var gs []searchgen.Grant
-		for _, g := range grants {
-			if g.PermID >= lo && g.PermID <= hi {
-				gs = append(gs, g)
-			}
-		}
-		err := s.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-			if err := searchgen.InsertGrants(ctx, tx, pg, gs); err != nil {
-				return err
-			}
-			return ix.Put(ctx, tx, docs[i:j]...)
-		})
-		if err != nil {
+	if reuse == "" {
+		if err := build(ctx, s, ix, pg, docs, grants); err != nil {
 			return err
 		}
-	}
-	build := time.Since(start)
-	start = time.Now()
-	if pg {
-		_, err = s.DB.ExecContext(ctx, "VACUUM ANALYZE")
 	} else {
-		_, err = s.DB.ExecContext(ctx, "ANALYZE")
+		fmt.Println("index build: reused from an earlier run")
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Printf("index build: %v (%.0f docs/s, grants included), then analyze %v\n", build.Round(time.Millisecond),
-		float64(n)/build.Seconds(), time.Since(start).Round(time.Millisecond))
 	// The first search loads the process's view from the tables.
-	start = time.Now()
+	var before, mem runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
 	if _, err := ix.Search(ctx, search.Query{Limit: 1}); err != nil {
 		return err
 	}
-	var mem runtime.MemStats
+	load := time.Since(start).Round(time.Millisecond)
 	runtime.GC()
 	runtime.ReadMemStats(&mem)
-	fmt.Printf("view load (first search after start): %v; Go heap in use after it: %d MiB\n", time.Since(start).Round(time.Millisecond), mem.HeapInuse>>20)
+	fmt.Printf("view load (first search after start): %v; Go heap in use after it: %d MiB (the view: %d MiB; the rest is the benchmark's own docs); process RSS %d MiB\n",
+		load, mem.HeapInuse>>20, (int64(mem.HeapInuse)-int64(before.HeapInuse))>>20, rssMiB())
 
 	// Single doc reindex: a retitle in its own transaction.
 	var reindex []time.Duration
@@ -258,6 +260,47 @@ func run(ctx context.Context, backend string, n, nq int, server string) error {
 	return nil
 }
 
+// build indexes docs and their grants a thousand at a time, then
+// analyzes, printing how long each took.
+func build(ctx context.Context, s *store.Store, ix search.Index, pg bool, docs []search.Doc, grants []searchgen.Grant) error {
+	n := len(docs)
+	var err error
+	start := time.Now()
+	const batch = 1000
+	for i := 0; i < len(docs); i += batch {
+		j := min(i+batch, len(docs))
+		lo, hi := docs[i].PermID, docs[j-1].PermID
+		var gs []searchgen.Grant
+		for _, g := range grants {
+			if g.PermID >= lo && g.PermID <= hi {
+				gs = append(gs, g)
+			}
+		}
+		err := s.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+			if err := searchgen.InsertGrants(ctx, tx, pg, gs); err != nil {
+				return err
+			}
+			return ix.Put(ctx, tx, docs[i:j]...)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	build := time.Since(start)
+	start = time.Now()
+	if pg {
+		_, err = s.DB.ExecContext(ctx, "VACUUM ANALYZE")
+	} else {
+		_, err = s.DB.ExecContext(ctx, "ANALYZE")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index build: %v (%.0f docs/s, grants included), then analyze %v\n", build.Round(time.Millisecond),
+		float64(n)/build.Seconds(), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
 func deepPages(ctx context.Context, ix search.Index, q search.Query) error {
 	q.Limit = 998
 	var cur string
@@ -315,12 +358,12 @@ func plainReference(ctx context.Context, db *sql.DB, mix []searchgen.NamedQuery,
 	// description and publisher; D field names and member titles) with a
 	// GIN index, built here: the engine does not keep one.
 	for _, stmt := range []string{
-		"ALTER TABLE search_docs ADD COLUMN ref_tsv tsvector",
+		"ALTER TABLE search_docs ADD COLUMN IF NOT EXISTS ref_tsv tsvector",
 		"UPDATE search_docs d SET ref_tsv = setweight(to_tsvector('english', title), 'A') || " +
 			"setweight(to_tsvector('english', COALESCE((SELECT string_agg(tag, ' ') FROM search_doc_tags WHERE doc = d.id), '')), 'B') || " +
 			"setweight(to_tsvector('english', description || ' ' || group_name || ' ' || user_name), 'C') || " +
 			"setweight(to_tsvector('english', field_names || ' ' || member_titles), 'D')",
-		"CREATE INDEX search_docs_ref_tsv ON search_docs USING gin (ref_tsv)",
+		"CREATE INDEX IF NOT EXISTS search_docs_ref_tsv ON search_docs USING gin (ref_tsv)",
 		"VACUUM ANALYZE search_docs",
 	} {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
@@ -349,6 +392,22 @@ func plainReference(ctx context.Context, db *sql.DB, mix []searchgen.NamedQuery,
 			float64(o)/float64(pct(ds, 50)))
 	}
 	return nil
+}
+
+// rssMiB is the process's resident set size (Linux), 0 when unknown.
+func rssMiB() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			var kb int64
+			fmt.Sscan(f[1], &kb)
+			return kb >> 10
+		}
+	}
+	return 0
 }
 
 func pct(ds []time.Duration, p int) time.Duration {

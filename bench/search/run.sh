@@ -10,6 +10,8 @@
 #
 #   bash bench/search/run.sh [-n 100000] [-backends sqlite,postgres] [-queries 300]
 #   bash bench/search/run.sh -n 1000000
+#   bash bench/search/run.sh -n 1000000 -backends postgres -keep   # then, to measure again without the build:
+#   bash bench/search/run.sh -n 1000000 -backends postgres -reuse geopub_searchbench_...
 #
 # PostgreSQL: GEOPUB_BENCH_DATABASE_URL (default
 # postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable) names the

@@ -36,10 +36,33 @@
 // by Put and Delete in the caller's transaction, so the index changes
 // with the write it reflects. Searches are evaluated in memory, over each
 // process's view of those tables and of the grants (memview.go), which a
-// trigger-fed change log keeps current before every search; the text
-// index is an inverted index ranked by BM25 over weighted fields
-// (memtext.go); filters, permissions, facets and paging are in
-// memquery.go and memfacets.go.
+// trigger-fed change log keeps current before every search (memview.go,
+// memload.go). The view holds each doc compactly (dictionary ids, one
+// slice of multi-valued ids) and three indexes over the docs' slots:
+//
+//   - the text index, an inverted index ranked by BM25 over weighted
+//     fields (memtext.go);
+//   - one compressed (roaring) bitmap per filter value: state, type,
+//     kind, status, licence, geometry, source type, each tag, category
+//     (filed under its ancestors too), geotag and band, each group and
+//     publishing user, the flags, each raster resolution, and the docs
+//     whose grants give everyone, or one grant holder, view and edit
+//     (membitmaps.go). A query's filters and permission rule are unions
+//     and intersections of these (memmatch.go), its text matches a
+//     bitmap of the postings the filters kept, its facets the
+//     cardinalities of its intersection with each value's bitmap
+//     (memfacetbits.go; a small result is counted doc by doc,
+//     memfacets.go);
+//   - for each sort but relevance, every slot in the sort's order
+//     (memorder.go): a page of a large result walks the order from the
+//     cursor's place and keeps what the result's bitmap holds; a small
+//     result, or relevance, is ranked by a bounded heap (memquery.go).
+//
+// A change is applied doc by doc: the doc leaves its postings, bitmaps
+// and places in the orders and joins the new ones (a grant change
+// refiles its dataset's docs), so a reindex is seen by the next search
+// at a cost independent of the catalogue's size but for the orders'
+// memmove.
 //
 // Adding an external engine (OpenSearch) later: implement Index with Put
 // and Delete as they are (the change log's triggers already record every

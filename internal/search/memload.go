@@ -20,33 +20,51 @@ type loadedDoc struct {
 // loadChunk bounds the ids of one IN list.
 const loadChunk = 500
 
-// loadDocs reads docs and their child rows: those with the given index
-// ids, or every doc when all is set.
-func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64, all bool) ([]loadedDoc, error) {
-	if !all && len(ids) == 0 {
-		return nil, nil
+// loadDocs reads the docs with the given index ids and their child rows.
+func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64) ([]loadedDoc, error) {
+	var out []loadedDoc
+	for start := 0; start < len(ids); start += loadChunk {
+		chunk := ids[start:min(start+loadChunk, len(ids))]
+		in := " IN (" + marks(len(chunk)) + ")"
+		docs, err := ix.loadWhere(ctx, " WHERE id"+in, anys(chunk), " WHERE doc"+in, anys(chunk))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, docs...)
 	}
+	return out, nil
+}
+
+// loadAllChunk is the number of docs a full load reads at a time, so
+// that the rows read and not yet indexed stay few.
+const loadAllChunk = 20000
+
+// loadDocsAfter reads up to loadAllChunk docs whose index ids follow
+// after, and their child rows; hi is the highest id of the range read,
+// 0 when no doc follows after.
+func (ix *sqlIndex) loadDocsAfter(ctx context.Context, after int64) (docs []loadedDoc, hi int64, err error) {
+	if err := ix.db.QueryRowContext(ctx, ix.rebind("SELECT COALESCE(max(id), 0) FROM (SELECT id FROM search_docs WHERE id > ? ORDER BY id LIMIT ?) x"),
+		after, loadAllChunk).Scan(&hi); err != nil {
+		return nil, 0, fmt.Errorf("search: loading docs: %w", err)
+	}
+	if hi == 0 {
+		return nil, 0, nil
+	}
+	w, args := " WHERE id > ? AND id <= ?", []any{after, hi}
+	docs, err = ix.loadWhere(ctx, w, args, " WHERE doc > ? AND doc <= ?", args)
+	return docs, hi, err
+}
+
+// loadWhere reads the docs docWhere selects and the child rows
+// childWhere does.
+func (ix *sqlIndex) loadWhere(ctx context.Context, docWhere string, docArgs []any, childWhere string, childArgs []any) ([]loadedDoc, error) {
 	var out []loadedDoc
 	pos := map[int64]int{}
-	where := func(col string, chunk []int64) (string, []any) {
-		if all {
-			return "", nil
-		}
-		return " WHERE " + col + " IN (" + marks(len(chunk)) + ")", anys(chunk)
-	}
-	chunks := [][]int64{nil}
-	if !all {
-		chunks = nil
-		for start := 0; start < len(ids); start += loadChunk {
-			chunks = append(chunks, ids[start:min(start+loadChunk, len(ids))])
-		}
-	}
-	for _, chunk := range chunks {
-		w, args := where("id", chunk)
+	{
 		rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT id, doc_type, doc_id, state, kind, title, description, version_status, "+
 			"COALESCE(group_id, 0), group_name, COALESCE(user_id, 0), user_name, license_type, license_version, geometry_type, has_z, has_pk, "+
 			"raster_resolution, is_imagery, created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles, source_type "+
-			"FROM search_docs"+w), args...)
+			"FROM search_docs"+docWhere), docArgs...)
 		if err != nil {
 			return nil, fmt.Errorf("search: loading docs: %w", err)
 		}
@@ -91,8 +109,7 @@ func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64, all bool) ([]load
 			{"search_doc_geotags", "key, name", func(d *loadedDoc, k, n string) { d.Geotags = append(d.Geotags, KeyName{k, n}) }},
 			{"search_doc_bands", "band, ''", func(d *loadedDoc, k, _ string) { d.RasterBands = append(d.RasterBands, k) }},
 		} {
-			w, args := where("doc", chunk)
-			rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT doc, "+c.cols+" FROM "+c.table+w), args...)
+			rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT doc, "+c.cols+" FROM "+c.table+childWhere), childArgs...)
 			if err != nil {
 				return nil, fmt.Errorf("search: loading %s: %w", c.table, err)
 			}

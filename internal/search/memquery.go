@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/geopub/geopub/internal/access"
+	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // Search implements Index: the view is brought up to date, then the
@@ -42,33 +43,27 @@ func (ix *sqlIndex) Search(ctx context.Context, q Query) (Result, error) {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 
+	r := v.match(q, stars)
 	var scores []float32
-	var candidates []int32
 	if len(terms) > 0 {
-		scores = make([]float32, len(v.docs))
-		candidates = v.text.score(v.text.queryWords(terms), scores, func(s int32) int32 { return v.docs[s].text.len })
-	} else {
-		candidates = make([]int32, 0, v.live)
-		for s := range v.docs {
-			if v.docs[s].id != 0 {
-				candidates = append(candidates, int32(s))
-			}
+		buf := scorePool.Get().(*[]float32)
+		if len(*buf) < len(v.docs) {
+			*buf = make([]float32, len(v.docs))
 		}
+		scores = (*buf)[:len(v.docs)]
+		defer func() { clear(scores); scorePool.Put(buf) }()
+		r = v.text.match(v.text.queryWords(terms), r, scores)
 	}
-	keep := v.filter(q, stars)
-	matched := candidates[:0]
-	for _, s := range candidates {
-		if keep(&v.docs[s]) {
-			matched = append(matched, s)
-		}
-	}
-	res := Result{TotalCount: len(matched)}
+	res := Result{TotalCount: int(r.GetCardinality())}
 	if q.Facets {
-		res.Facets = v.facets(matched, q.FacetLimit)
+		res.Facets = v.facets(r, q.FacetLimit)
 	}
-	res.Hits, res.NextCursor, err = v.page(q, matched, scores, cur)
+	res.Hits, res.NextCursor, err = v.page(q, r, scores, cur)
 	return res, err
 }
+
+// scorePool holds the per-slot score arrays of text queries.
+var scorePool = sync.Pool{New: func() any { return new([]float32) }}
 
 // starsOf reads the datasets a user starred.
 func (ix *sqlIndex) starsOf(ctx context.Context, userID int) (map[Ref]bool, error) {
@@ -101,185 +96,6 @@ func ids(d *dict, values []string) []uint32 {
 		}
 	}
 	return out
-}
-
-func anyIn(have, want []uint32) bool {
-	for _, h := range have {
-		if slices.Contains(want, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// filter compiles q's filters, state and the caller's permissions into
-// one predicate over docs.
-func (v *view) filter(q Query, stars map[Ref]bool) func(*mdoc) bool {
-	var preds []func(*mdoc) bool
-	add := func(p func(*mdoc) bool) { preds = append(preds, p) }
-	latest := q.State == Latest
-	add(func(d *mdoc) bool { return d.latest == latest })
-	if len(q.Types) > 0 {
-		var names []string
-		for _, t := range q.Types {
-			names = append(names, string(t))
-		}
-		types := ids(v.types, names)
-		add(func(d *mdoc) bool { return slices.Contains(types, d.typ) })
-	}
-	if len(q.Kinds) > 0 || len(q.GeometryTypes) > 0 {
-		kinds, geoms, types := ids(v.kinds, q.Kinds), ids(v.geoms, q.GeometryTypes), ids(v.types, q.Kinds)
-		add(func(d *mdoc) bool {
-			return slices.Contains(kinds, d.kind) || slices.Contains(types, d.typ) || slices.Contains(geoms, d.geom)
-		})
-	}
-	multi := func(values []string, dc *dict, field func(*mdoc) []uint32) {
-		if len(values) > 0 {
-			want := ids(dc, values)
-			add(func(d *mdoc) bool { return anyIn(field(d), want) })
-		}
-	}
-	multi(q.Tags, v.tags, func(d *mdoc) []uint32 { return d.tags })
-	multi(q.Categories, v.cats, func(d *mdoc) []uint32 { return d.cats })
-	multi(q.Geotags, v.geos, func(d *mdoc) []uint32 { return d.geos })
-	multi(q.RasterBands, v.bands, func(d *mdoc) []uint32 { return d.bands })
-	single := func(values []string, dc *dict, field func(*mdoc) uint32) {
-		if len(values) > 0 {
-			want := ids(dc, values)
-			add(func(d *mdoc) bool { return slices.Contains(want, field(d)) })
-		}
-	}
-	single(q.LicenseVersions, v.licVers, func(d *mdoc) uint32 { return d.licVer })
-	single(q.VersionStatuses, v.statuses, func(d *mdoc) uint32 { return d.status })
-	single(q.SourceTypes, v.sourceTypes, func(d *mdoc) uint32 { return d.sourceType })
-	if len(q.GroupIDs) > 0 {
-		g := q.GroupIDs
-		add(func(d *mdoc) bool { return slices.Contains(g, d.group) })
-	}
-	if len(q.UserIDs) > 0 {
-		u := q.UserIDs
-		add(func(d *mdoc) bool { return slices.Contains(u, d.user) })
-	}
-	if o := q.Owner; o != nil {
-		add(func(d *mdoc) bool {
-			return d.user == o.UserID || (d.group != 0 && slices.Contains(o.GroupIDs, d.group))
-		})
-	}
-	var inc, exc []string
-	for _, t := range q.LicenseTypes {
-		if x, ok := strings.CutPrefix(t, "-"); ok {
-			exc = append(exc, x)
-		} else {
-			inc = append(inc, t)
-		}
-	}
-	if len(inc) > 0 || len(exc) > 0 {
-		incIDs, excIDs := ids(v.licenses, inc), ids(v.licenses, exc)
-		hasInc := len(inc) > 0
-		add(func(d *mdoc) bool {
-			return (!hasInc || slices.Contains(incIDs, d.license)) && !slices.Contains(excIDs, d.license)
-		})
-	}
-	flag := func(want *bool, field func(*mdoc) bool) {
-		if want != nil {
-			w := *want
-			add(func(d *mdoc) bool { return field(d) == w })
-		}
-	}
-	flag(q.HasZ, func(d *mdoc) bool { return d.hasZ })
-	flag(q.HasPK, func(d *mdoc) bool { return d.hasPK })
-	if q.IsImagery != nil {
-		w := int8(0)
-		if *q.IsImagery {
-			w = 1
-		}
-		add(func(d *mdoc) bool { return d.imagery == w })
-	}
-	if gt := q.RasterResolutionGT; gt != nil {
-		x := *gt
-		add(func(d *mdoc) bool { return d.hasRes && d.res > x })
-	}
-	if lt := q.RasterResolutionLT; lt != nil {
-		x := *lt
-		add(func(d *mdoc) bool { return d.hasRes && d.res < x })
-	}
-	between := func(after, before *time.Time, field func(*mdoc) int64) {
-		if after != nil {
-			a := micros(*after)
-			add(func(d *mdoc) bool { return field(d) > a })
-		}
-		if before != nil {
-			b := micros(*before)
-			add(func(d *mdoc) bool { return field(d) < b })
-		}
-	}
-	between(q.CreatedAfter, q.CreatedBefore, func(d *mdoc) int64 { return d.created })
-	between(q.UpdatedAfter, q.UpdatedBefore, func(d *mdoc) int64 { return d.updated })
-	if q.Public != nil {
-		w := *q.Public
-		add(func(d *mdoc) bool { return (v.perms[d.perm].public >= access.View) == w })
-	}
-	if q.IsStarred != nil {
-		w := *q.IsStarred
-		add(func(d *mdoc) bool { return stars[Ref{Type: d.ref.Type, ID: d.ref.ID}] == w })
-	}
-	if see := v.visibility(q); see != nil {
-		add(see)
-	}
-	return func(d *mdoc) bool {
-		for _, p := range preds {
-			if !p(d) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// visibility is the caller's read rule (internal/access's, evaluated on
-// the view's grants): view on published docs; on latest docs, view when
-// the version is published, edit otherwise. Nil when everything is
-// visible (site administrators).
-func (v *view) visibility(q Query) func(*mdoc) bool {
-	viewer := q.Viewer
-	if viewer.SiteAdmin {
-		return nil
-	}
-	// held: the level the caller's own and groups' grants give, by the
-	// index of the dataset's grants (a slice: one lookup per doc).
-	var held []access.Level
-	for _, s := range viewer.GrantHolders() {
-		for _, idx := range v.bySubject[s] {
-			for _, g := range v.perms[idx].grants {
-				if g.subject != s {
-					continue
-				}
-				if held == nil {
-					held = make([]access.Level, len(v.perms))
-				}
-				held[idx] = max(held[idx], g.level)
-			}
-		}
-	}
-	owner := viewer.OwnerLevels()
-	level := func(d *mdoc) access.Level {
-		l := v.perms[d.perm].public
-		if held != nil {
-			l = max(l, held[d.perm])
-		}
-		if len(owner) > 0 && d.group != 0 {
-			l = max(l, owner[d.group])
-		}
-		return l
-	}
-	if q.State == Published {
-		return func(d *mdoc) bool { return level(d) >= access.View }
-	}
-	published, _ := v.statuses.lookup(string(Published))
-	return func(d *mdoc) bool {
-		l := level(d)
-		return l >= access.Edit || (d.status == published && l >= access.View)
-	}
 }
 
 // sortKey is a doc's place in a sort.
@@ -332,13 +148,18 @@ func (o order) compare(x, y sortKey) int {
 }
 
 func (v *view) keyOf(s Sort, slot int32, scores []float32) sortKey {
-	d := &v.docs[slot]
+	if s == SortRelevance {
+		return sortKey{f: float64(scores[slot]), id: v.docs[slot].id}
+	}
+	return keyOfDoc(s, &v.docs[slot])
+}
+
+// keyOfDoc is d's key in sort s, any but relevance.
+func keyOfDoc(s Sort, d *mdoc) sortKey {
 	k := sortKey{id: d.id}
 	switch s {
-	case SortRelevance:
-		k.f = float64(scores[slot])
 	case SortName, SortNameDesc:
-		k.s = d.sortTitle
+		k.s = strings.ToLower(d.title)
 	case SortCreated, SortCreatedOld:
 		k.i = d.created
 	case SortUpdated, SortUpdatedOld:
@@ -384,10 +205,12 @@ func (r *ranked) Swap(i, j int) {
 func (r *ranked) Push(x any) { panic("unused") }
 func (r *ranked) Pop() any   { panic("unused") }
 
-// page returns the hits after the cursor (or the offset) in q's order,
-// keeping only as many keys as the page needs: a deep page by cursor
-// costs what the first does.
-func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]Hit, string, error) {
+// page returns the hits of r after the cursor (or the offset) in q's
+// order. A large result walks the sort's precomputed order from the
+// cursor's place, keeping the slots r holds; a small one (or relevance)
+// keeps only as many keys as the page needs in a bounded heap. Either
+// way a deep page by cursor costs what the first does.
+func (v *view) page(q Query, r *roaring.Bitmap, scores []float32, cur *cursor) ([]Hit, string, error) {
 	o := orderOf(q.Sort)
 	var after *sortKey
 	if cur != nil {
@@ -402,45 +225,25 @@ func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]
 		skip = q.Offset
 	}
 	n := skip + q.Limit + 1
-	r := &ranked{o: o}
-	for _, s := range matched {
-		k := v.keyOf(q.Sort, s, scores)
-		if after != nil && o.compare(k, *after) <= 0 {
-			continue
-		}
-		if len(r.keys) < n {
-			r.keys = append(r.keys, k)
-			r.slots = append(r.slots, s)
-			if len(r.keys) == n {
-				heap.Init(r)
-			}
-			continue
-		}
-		if o.compare(k, r.keys[0]) < 0 {
-			r.keys[0], r.slots[0] = k, s
-			heap.Fix(r, 0)
-		}
+	slots, keys := v.walkOrder(q.Sort, r, after, n)
+	if slots == nil {
+		slots, keys = v.heapOrder(q.Sort, r, scores, after, n)
 	}
-	idx := make([]int, len(r.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return o.compare(r.keys[a], r.keys[b]) })
-	if skip >= len(idx) {
+	if skip >= len(slots) {
 		return nil, "", nil
 	}
-	idx = idx[skip:]
-	more := len(idx) > q.Limit
+	slots, keys = slots[skip:], keys[skip:]
+	more := len(slots) > q.Limit
 	if more {
-		idx = idx[:q.Limit]
+		slots, keys = slots[:q.Limit], keys[:q.Limit]
 	}
-	hits := make([]Hit, 0, len(idx))
-	for _, i := range idx {
-		d := &v.docs[r.slots[i]]
-		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title,
-			UpdatedAt: time.UnixMicro(d.updated).UTC(), Cursor: keyCursor(q.Sort, o, r.keys[i])}
+	hits := make([]Hit, 0, len(slots))
+	for i, s := range slots {
+		d := &v.docs[s]
+		h := Hit{Ref: v.refOf(d), Kind: v.kinds.vals[d.kind], Title: d.title,
+			UpdatedAt: time.UnixMicro(d.updated).UTC(), Cursor: keyCursor(q.Sort, o, keys[i])}
 		if scores != nil {
-			h.Score = float64(scores[r.slots[i]])
+			h.Score = float64(scores[s])
 		}
 		hits = append(hits, h)
 	}
@@ -448,6 +251,90 @@ func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]
 		return hits, "", nil
 	}
 	return hits, hits[len(hits)-1].Cursor, nil
+}
+
+// walkOrder returns the first n slots of r after the key after, in
+// sort s's precomputed order, and their keys; nil when s has no order or
+// when r is too sparse for a walk to pay (the expected steps, n × docs /
+// results, exceed a few times the results), also found out on the way
+// when r's slots cluster away from the walk's start.
+func (v *view) walkOrder(s Sort, r *roaring.Bitmap, after *sortKey, n int) ([]int32, []sortKey) {
+	perm, ok := v.ord[s]
+	total := int(r.GetCardinality())
+	if !ok || total == 0 || n*len(perm) > 4*total*total {
+		return nil, nil
+	}
+	start := 0
+	if after != nil {
+		i, found := v.orderSearch(s, *after, -1, sortKey{})
+		if found {
+			i++
+		}
+		start = i
+	}
+	budget := 8*total + 4096
+	slots := make([]int32, 0, n)
+	for i := start; i < len(perm) && len(slots) < n; i++ {
+		if budget--; budget < 0 {
+			return nil, nil
+		}
+		if r.Contains(uint32(perm[i])) {
+			slots = append(slots, perm[i])
+		}
+	}
+	keys := make([]sortKey, len(slots))
+	for i, slot := range slots {
+		keys[i] = v.keyOf(s, slot, nil)
+	}
+	return slots, keys
+}
+
+// heapOrder returns the first n slots of r after the key after, in
+// sort s's order, and their keys, by a bounded heap over r.
+func (v *view) heapOrder(s Sort, r *roaring.Bitmap, scores []float32, after *sortKey, n int) ([]int32, []sortKey) {
+	o := orderOf(s)
+	h := &ranked{o: o}
+	// By relevance, most docs are passed over on their score alone,
+	// without reading the doc (its index id breaks ties only).
+	rel := s == SortRelevance
+	it, buf := r.ManyIterator(), make([]uint32, 512)
+	for m := it.NextMany(buf); m > 0; m = it.NextMany(buf) {
+		for _, x := range buf[:m] {
+			slot := int32(x)
+			if rel {
+				f := float64(scores[slot])
+				if (after != nil && f > after.f) || (len(h.keys) == n && f < h.keys[0].f) {
+					continue
+				}
+			}
+			k := v.keyOf(s, slot, scores)
+			if after != nil && o.compare(k, *after) <= 0 {
+				continue
+			}
+			if len(h.keys) < n {
+				h.keys = append(h.keys, k)
+				h.slots = append(h.slots, slot)
+				if len(h.keys) == n {
+					heap.Init(h)
+				}
+				continue
+			}
+			if o.compare(k, h.keys[0]) < 0 {
+				h.keys[0], h.slots[0] = k, slot
+				heap.Fix(h, 0)
+			}
+		}
+	}
+	idx := make([]int, len(h.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return o.compare(h.keys[a], h.keys[b]) })
+	slots, keys := make([]int32, len(idx)), make([]sortKey, len(idx))
+	for i, j := range idx {
+		slots[i], keys[i] = h.slots[j], h.keys[j]
+	}
+	return slots, keys
 }
 
 // keyCursor is the cursor continuing after the hit whose sort key is k.

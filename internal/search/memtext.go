@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
 )
@@ -54,6 +55,9 @@ type textIndex struct {
 	// docs and totalLen give BM25 its corpus statistics.
 	docs     int
 	totalLen int64
+	// lens are the docs' lengths in words, by slot (BM25 reads them for
+	// every posting, so they sit apart from the docs).
+	lens []int32
 }
 
 func newTextIndex() *textIndex {
@@ -121,8 +125,11 @@ func fold(w string) string {
 	return w
 }
 
-// add indexes a doc's eight texts (textColumns' order) at slot.
-func (ix *textIndex) add(slot int32, texts [8]string) docText {
+// add indexes a doc's eight texts (textColumns' order) at slot. When
+// the slot held a doc (old, its previous text), only the postings of
+// words that came or went move; the others are updated in place, so a
+// reindex does not shift the long postings of common words.
+func (ix *textIndex) add(slot int32, texts [8]string, old *docText) docText {
 	freq := map[int32]float32{}
 	var n int32
 	for f, t := range texts {
@@ -132,16 +139,48 @@ func (ix *textIndex) add(slot int32, texts [8]string) docText {
 			n++
 		})
 	}
-	dt := docText{len: n}
+	find := func(p []posting) (int, bool) {
+		return slices.BinarySearchFunc(p, slot, func(a posting, s int32) int { return int(a.slot - s) })
+	}
+	if old != nil {
+		for _, id := range old.words {
+			if _, ok := freq[id]; ok {
+				continue
+			}
+			if i, ok := find(ix.post[id]); ok {
+				ix.post[id] = slices.Delete(ix.post[id], i, i+1)
+			}
+		}
+		ix.docs--
+		ix.totalLen -= int64(old.len)
+	}
+	dt := docText{len: n, words: make([]int32, 0, len(freq))}
 	for id, wtf := range freq {
 		dt.words = append(dt.words, id)
 		p := ix.post[id]
-		i, _ := slices.BinarySearchFunc(p, slot, func(a posting, s int32) int { return int(a.slot - s) })
+		i, ok := find(p)
+		if ok {
+			p[i].wtf = wtf
+			continue
+		}
 		ix.post[id] = slices.Insert(p, i, posting{slot: slot, wtf: wtf})
 	}
+	for int(slot) >= len(ix.lens) {
+		ix.lens = append(ix.lens, 0)
+	}
+	ix.lens[slot] = n
 	ix.docs++
 	ix.totalLen += int64(n)
 	return dt
+}
+
+// compact trims the postings' spare capacity (a load appends to them).
+func (ix *textIndex) compact() {
+	for id, p := range ix.post {
+		if cap(p) > len(p)+len(p)/8 {
+			ix.post[id] = slices.Clone(p)
+		}
+	}
 }
 
 // remove takes a doc's postings out.
@@ -152,6 +191,7 @@ func (ix *textIndex) remove(slot int32, dt docText) {
 			ix.post[id] = slices.Delete(p, i, i+1)
 		}
 	}
+	ix.lens[slot] = 0
 	ix.docs--
 	ix.totalLen -= int64(dt.len)
 }
@@ -240,14 +280,15 @@ func (ix *textIndex) queryWords(terms []string) [][]int32 {
 	return groups
 }
 
-// score adds each matching doc's BM25 score into scores (indexed by slot)
-// and returns the matching slots, in no particular order. lens gives each
-// slot's length.
-func (ix *textIndex) score(groups [][]int32, scores []float32, lens func(int32) int32) []int32 {
-	var matched []int32
-	if ix.docs == 0 {
-		return nil
+// match returns the slots of in that hold a word of groups, and adds
+// each one's BM25 score into scores (indexed by slot). in is tested as a
+// plain bitset, one bit per slot, while the postings are walked.
+func (ix *textIndex) match(groups [][]int32, in *roaring.Bitmap, scores []float32) *roaring.Bitmap {
+	if ix.docs == 0 || in.IsEmpty() {
+		return roaring.New()
 	}
+	keep := in.ToDense()
+	hit := make([]uint64, len(keep))
 	avg := float32(ix.totalLen) / float32(ix.docs)
 	if avg == 0 {
 		avg = 1
@@ -259,16 +300,17 @@ func (ix *textIndex) score(groups [][]int32, scores []float32, lens func(int32) 
 			df := float64(len(p))
 			idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
 			for _, e := range p {
-				norm := bm25K1 * (1 - bm25B + bm25B*float32(lens(e.slot))/avg)
-				s := idf * e.wtf * (bm25K1 + 1) / (e.wtf + norm)
-				if scores[e.slot] == 0 {
-					matched = append(matched, e.slot)
+				w, bit := int(e.slot>>6), uint64(1)<<(e.slot&63)
+				if w >= len(keep) || keep[w]&bit == 0 {
+					continue
 				}
-				scores[e.slot] += s
+				norm := bm25K1 * (1 - bm25B + bm25B*float32(ix.lens[e.slot])/avg)
+				scores[e.slot] += idf * e.wtf * (bm25K1 + 1) / (e.wtf + norm)
+				hit[w] |= bit
 			}
 		}
 	}
-	return matched
+	return roaring.FromDense(hit, false)
 }
 
 // stopWords are the English words too common to index (PostgreSQL's

@@ -4,12 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
-	"strings"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
-	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/internal/access"
 )
 
@@ -24,30 +22,49 @@ import (
 // change, on either store and with any number of processes; a view that
 // fell behind the pruned log, or finds many changes at once, reloads.
 
+// freeAfterLoad is the number of docs above which a full load returns
+// the memory it read through to the operating system.
+const freeAfterLoad = 100000
+
 // reloadAbove is the number of pending changes beyond which the view
 // reloads everything instead of applying them one by one.
 const reloadAbove = 20000
 
-// mdoc is one doc in the view. Values that facets count are ids in the
-// view's dictionaries.
+// mdoc is one doc in the view, kept compact (a million of them are
+// held): values that filters and facets use are ids in the view's
+// dictionaries, and the multi-valued ones share one slice.
 type mdoc struct {
-	id                                  int64 // search_docs.id; 0 for a free slot
-	ref                                 Ref
-	latest                              bool   // ref.State == Latest
-	typ                                 uint32 // ref.Type in view.types
-	kind, status, license, licVer, geom uint32
-	title, sortTitle                    string
-	group, user                         int
-	hasZ, hasPK                         bool
-	imagery                             int8 // -1 unknown, 0 false, 1 true
-	hasRes                              bool
-	res                                 float64
-	created, updated                    int64
-	popularity                          int64
-	perm                                int32 // index in view.perms
-	tags, cats, geos, bands             []uint32
-	sourceType                          uint32
-	text                                docText
+	id               int64 // search_docs.id; 0 for a free slot
+	refID            int   // Ref.ID; Ref.Type is typ, Ref.State latest
+	created, updated int64
+	popularity       int64
+	res              float64
+	title            string
+	group, user      int
+	// vals are the tag, category, geotag and raster band ids, in that
+	// order; ends[0..2] end the first three.
+	vals                        []uint32
+	text                        docText
+	ends                        [3]uint16
+	typ, kind, status, license  uint32
+	licVer, geom, sourceType    uint32
+	perm                        int32 // index in view.perms
+	latest, hasZ, hasPK, hasRes bool
+	imagery                     int8 // -1 unknown, 0 false, 1 true
+}
+
+func (d *mdoc) tags() []uint32  { return d.vals[:d.ends[0]] }
+func (d *mdoc) cats() []uint32  { return d.vals[d.ends[0]:d.ends[1]] }
+func (d *mdoc) geos() []uint32  { return d.vals[d.ends[1]:d.ends[2]] }
+func (d *mdoc) bands() []uint32 { return d.vals[d.ends[2]:] }
+
+// refOf is the Ref of the doc d.
+func (v *view) refOf(d *mdoc) Ref {
+	r := Ref{Type: Type(v.types.vals[d.typ]), ID: d.refID, State: Published}
+	if d.latest {
+		r.State = Latest
+	}
+	return r
 }
 
 // dict numbers strings; 0 is "".
@@ -123,6 +140,13 @@ type view struct {
 	bySubject map[access.Subject][]int32
 
 	text *textIndex
+	// bits are the filter bitmaps (membitmaps.go); permFirst and
+	// nextInPerm chain each dataset's docs; ord holds the sorted orders
+	// (memorder.go), nil while a batch of changes is applied.
+	bits       *bitIndex
+	permFirst  []int32
+	nextInPerm []int32
+	ord        map[Sort][]int32
 }
 
 func newView() *view {
@@ -140,6 +164,7 @@ func (v *view) reset() {
 	v.catNames, v.geoNames, v.groupNames = map[uint32]string{}, map[uint32]string{}, map[int]string{}
 	v.perms, v.permIdx, v.bySubject = nil, map[permKey]int32{}, map[access.Subject][]int32{}
 	v.text = newTextIndex()
+	v.bits, v.permFirst, v.nextInPerm, v.ord = newBitIndex(), nil, nil, nil
 }
 
 // change is one row of search_changes.
@@ -179,8 +204,13 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 	}
 	q, args := "SELECT seq, 0, doc, perm_kind, perm_id FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?", []any{v.seq, reloadAbove + 1}
 	if ix.pg {
-		q = "SELECT seq, xid::text::bigint, doc, perm_kind, perm_id FROM search_changes WHERE seq > $1 OR xid >= $2::text::xid8 ORDER BY seq LIMIT $3"
-		args = []any{v.seq, fmt.Sprint(v.xmin), reloadAbove + 1}
+		// The numbers are written into the text rather than bound: the
+		// generic plan a prepared statement gets after a few runs cannot
+		// tell that both conditions select a handful of rows, and walks
+		// the whole log in seq order (seconds at a million docs).
+		q = fmt.Sprintf("SELECT seq, xid::text::bigint, doc, perm_kind, perm_id FROM search_changes WHERE seq > %d OR xid >= '%d'::xid8 ORDER BY seq LIMIT %d",
+			v.seq, v.xmin, reloadAbove+1)
+		args = nil
 	}
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -218,7 +248,7 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 			keys[permKey{c.kind.String, int(c.id.Int64)}] = true
 		}
 	}
-	docs, err := ix.loadDocs(ctx, docIDs, false)
+	docs, err := ix.loadDocs(ctx, docIDs)
 	if err != nil {
 		return err
 	}
@@ -228,6 +258,10 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if len(docIDs) > orderPatchMax {
+		v.ord = nil // cheaper to sort again than to patch
+	}
+	defer v.buildOrders()
 	for k := range keys {
 		v.setGrants(k, grants[k])
 	}
@@ -274,14 +308,13 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 		}
 		fmt.Sscan(s, &xmin)
 	}
-	docs, err := ix.loadDocs(ctx, nil, true)
-	if err != nil {
-		return err
-	}
 	grants, err := ix.loadGrants(ctx, nil, true)
 	if err != nil {
 		return err
 	}
+	// Searches wait for the sync anyway; the docs are read and indexed a
+	// chunk at a time, so that a million of them never sit in memory
+	// twice.
 	v := ix.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -289,122 +322,28 @@ func (ix *sqlIndex) loadAll(ctx context.Context) error {
 	for k, gs := range grants {
 		v.setGrants(k, gs)
 	}
-	for _, d := range docs {
-		v.put(d)
+	grants = nil
+	for after := int64(0); ; {
+		docs, hi, err := ix.loadDocsAfter(ctx, after)
+		if err != nil {
+			return err
+		}
+		if hi == 0 {
+			break
+		}
+		for _, d := range docs {
+			v.put(d)
+		}
+		after = hi
+	}
+	v.text.compact()
+	v.buildOrders()
+	if v.live > freeAfterLoad {
+		// The rows read are garbage now, and as large as the view:
+		// hand their memory back rather than keep it for the process's
+		// life.
+		debug.FreeOSMemory()
 	}
 	v.seq, v.xmin, v.loaded = seq, xmin, true
 	return nil
-}
-
-// setGrants replaces a dataset's grants.
-func (v *view) setGrants(k permKey, gs []grant) {
-	idx := v.permFor(k)
-	p := &v.perms[idx]
-	for _, g := range p.grants {
-		l := v.bySubject[g.subject]
-		if i := slices.Index(l, idx); i >= 0 {
-			l = slices.Delete(l, i, i+1)
-		}
-		if len(l) == 0 {
-			delete(v.bySubject, g.subject)
-		} else {
-			v.bySubject[g.subject] = l
-		}
-	}
-	p.public, p.grants = access.None, nil
-	for _, g := range gs {
-		if g.subject.Kind == datasetpermission.SubjectEveryone {
-			p.public = max(p.public, g.level)
-			continue
-		}
-		p.grants = append(p.grants, g)
-		if slices.Index(v.bySubject[g.subject], idx) < 0 {
-			v.bySubject[g.subject] = append(v.bySubject[g.subject], idx)
-		}
-	}
-}
-
-// permFor returns the index of a dataset's grants, adding an empty entry.
-func (v *view) permFor(k permKey) int32 {
-	if i, ok := v.permIdx[k]; ok {
-		return i
-	}
-	i := int32(len(v.perms))
-	v.perms = append(v.perms, permState{key: k})
-	v.permIdx[k] = i
-	return i
-}
-
-// put adds or replaces a doc.
-func (v *view) put(d loadedDoc) {
-	slot, ok := v.slots[d.id]
-	if ok {
-		v.text.remove(slot, v.docs[slot].text)
-	} else {
-		if n := len(v.free); n > 0 {
-			slot, v.free = v.free[n-1], v.free[:n-1]
-		} else {
-			slot = int32(len(v.docs))
-			v.docs = append(v.docs, mdoc{})
-		}
-		v.slots[d.id] = slot
-		v.live++
-	}
-	doc := d.Doc
-	m := mdoc{
-		id: d.id, ref: doc.Ref, kind: v.kinds.id(doc.Kind), status: v.statuses.id(doc.VersionStatus),
-		license: v.licenses.id(doc.LicenseType), licVer: v.licVers.id(doc.LicenseVersion), geom: v.geoms.id(doc.GeometryType),
-		title: doc.Title, sortTitle: strings.ToLower(doc.Title), group: doc.GroupID, user: doc.UserID,
-		hasZ: doc.HasZ, hasPK: doc.HasPK, imagery: -1, created: micros(doc.CreatedAt), updated: micros(doc.UpdatedAt),
-		popularity: doc.Popularity, perm: v.permFor(permKey{doc.PermKind, doc.PermID}),
-	}
-	m.latest, m.typ = doc.Ref.State == Latest, v.types.id(string(doc.Ref.Type))
-	m.sourceType = v.sourceTypes.id(doc.SourceType)
-	if doc.IsImagery != nil {
-		m.imagery = 0
-		if *doc.IsImagery {
-			m.imagery = 1
-		}
-	}
-	if doc.RasterResolution != nil {
-		m.hasRes, m.res = true, *doc.RasterResolution
-	}
-	if doc.GroupID != 0 {
-		v.groupNames[doc.GroupID] = doc.GroupName
-	}
-	for _, t := range doc.Tags {
-		m.tags = append(m.tags, v.tags.id(t))
-	}
-	for _, c := range doc.Categories {
-		id := v.cats.id(c.Key)
-		v.catNames[id] = c.Name
-		m.cats = append(m.cats, id)
-	}
-	for _, g := range doc.Geotags {
-		id := v.geos.id(g.Key)
-		v.geoNames[id] = g.Name
-		m.geos = append(m.geos, id)
-	}
-	for _, b := range doc.RasterBands {
-		m.bands = append(m.bands, v.bands.id(b))
-	}
-	var texts [8]string
-	for i, t := range textColumns(doc) {
-		texts[i] = t.(string)
-	}
-	m.text = v.text.add(slot, texts)
-	v.docs[slot] = m
-}
-
-// remove drops a doc.
-func (v *view) remove(id int64) {
-	slot, ok := v.slots[id]
-	if !ok {
-		return
-	}
-	v.text.remove(slot, v.docs[slot].text)
-	v.docs[slot] = mdoc{}
-	delete(v.slots, id)
-	v.free = append(v.free, slot)
-	v.live--
 }
