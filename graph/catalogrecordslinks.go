@@ -105,7 +105,7 @@ func recordFormats(rec *cr.Record, origin string) []cr.Format {
 	}
 	var out []cr.Format
 	for _, f := range exportfile.Formats(kind) {
-		out = append(out, cr.Format{Name: f.Display, MediaType: f.MIME, URL: origin + "/services/api/v1.x/exports/"})
+		out = append(out, cr.Format{Name: f.Display, MediaType: f.MIME, URL: origin + "/services/api/v1.x/exports/", Export: true})
 	}
 	return out
 }

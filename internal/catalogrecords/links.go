@@ -101,7 +101,11 @@ func (r *Record) FillLinks(origin string) {
 		links = append(links, Link{Href: fmt.Sprintf("%s/services/wmts/1.0.0/%s/%d?SERVICE=WMTS&REQUEST=GetCapabilities", o, r.Type, r.ID), Rel: "service", Type: MediaXML, Title: "WMTS", Service: "wmts"})
 	}
 	for _, f := range r.Formats {
-		links = append(links, Link{Href: f.URL, Rel: "enclosure", Type: f.MediaType, Title: "Download as " + f.Name, Service: "export"})
+		if f.Export {
+			links = append(links, Link{Href: f.URL, Rel: "export", Type: f.MediaType, Title: "Export as " + f.Name, Service: "export"})
+			continue
+		}
+		links = append(links, Link{Href: f.URL, Rel: "enclosure", Type: f.MediaType, Title: "Download " + f.Name, Service: "download"})
 	}
 	r.Links = links
 }

@@ -114,16 +114,20 @@ type Party struct {
 type Format struct {
 	Name      string // GeoPackage, Shapefile, ...
 	MediaType string
-	// URL starts an export (or downloads) in this format.
-	URL string
+	// URL downloads the data in this format, or, when Export is set,
+	// is where an export in it is requested (a POST that starts a job,
+	// not a file a harvester can fetch).
+	URL    string
+	Export bool
 }
 
 // Link is one distribution or related page.
 type Link struct {
 	Href string
 	// Rel: "self" (REST resource), "alternate" (HTML page), "service"
-	// (a data service endpoint), "enclosure" (a download), "describedby"
-	// (a metadata document), "license".
+	// (a data service endpoint), "enclosure" (a download), "export"
+	// (where an export in a format is requested), "describedby" (a
+	// metadata document), "license".
 	Rel   string
 	Type  string // media type
 	Title string

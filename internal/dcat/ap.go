@@ -141,7 +141,7 @@ func addDataset(g *Graph, c Catalog, r *catalogrecords.Record) Term {
 	n := 0
 	for _, l := range r.Links {
 		switch l.Rel {
-		case "self", "service", "enclosure":
+		case "self", "service", "enclosure", "export":
 			n++
 			addDistribution(g, ds, lic, l, fmt.Sprintf("%s#distribution-%d", page, n))
 		case "describedby":

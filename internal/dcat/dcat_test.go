@@ -230,3 +230,22 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// An export format is requested, not fetched: its distribution has an
+// accessURL and no downloadURL, in both profiles.
+func TestExportFormatsAreNotDownloads(t *testing.T) {
+	r := records()[0]
+	r.Formats = []catalogrecords.Format{{Name: "GeoPackage", MediaType: "application/geopackage+sqlite3", URL: origin + "/services/api/v1.x/exports/", Export: true}}
+	r.FillLinks(origin)
+	ttl, _, _ := write(t, dcat.Build(catalog, []catalogrecords.Record{r}, nil))
+	if strings.Contains(string(ttl), "dcat:downloadURL") || !strings.Contains(string(ttl), `dct:title "Export as GeoPackage"`) {
+		t.Errorf("export distribution:\n%s", ttl)
+	}
+	b, err := json.Marshal(dcat.BuildUS(catalog, []catalogrecords.Record{r}, 1, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "downloadURL") || !strings.Contains(string(b), `"accessURL":"`+origin+`/services/api/v1.x/exports/"`) {
+		t.Errorf("DCAT-US export distribution: %s", b)
+	}
+}

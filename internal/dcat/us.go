@@ -205,6 +205,8 @@ func usDataset(c Catalog, r *catalogrecords.Record) (USDataset, bool) {
 			dist.AccessURL, dist.ConformsTo = href, Standards[l.Service]
 		case "enclosure":
 			dist.DownloadURL = href
+		case "export":
+			dist.AccessURL = href
 		default:
 			continue
 		}
