@@ -2,39 +2,27 @@ package cswserver
 
 import (
 	"bytes"
-	"fmt"
-	"net/http"
+
+	"github.com/geopub/geopub/internal/ows"
 )
 
 // OWS exception codes.
 const (
-	CodeMissingParameter      = "MissingParameterValue"
-	CodeInvalidParameter      = "InvalidParameterValue"
-	CodeOperationNotSupported = "OperationNotSupported"
-	CodeNoApplicableCode      = "NoApplicableCode"
-	CodeVersionNegotiation    = "VersionNegotiationFailed"
-	CodeNotFound              = "NotFound"
+	CodeMissingParameter      = ows.CodeMissingParameter
+	CodeInvalidParameter      = ows.CodeInvalidParameter
+	CodeOperationNotSupported = ows.CodeOperationNotSupported
+	CodeNoApplicableCode      = ows.CodeNoApplicableCode
+	CodeVersionNegotiation    = ows.CodeVersionNegotiation
+	CodeNotFound              = ows.CodeNotFound
 )
 
-// Exception is a request the service refuses, answered as an
-// ows:ExceptionReport with Status.
-type Exception struct {
-	Status  int
-	Code    string
-	Locator string
-	Text    string
-}
+// Exception is a request the service refuses (internal/ows).
+type Exception = ows.Exception
 
-func (e *Exception) Error() string { return e.Code + ": " + e.Text }
-
-func missing(param string) *Exception {
-	return &Exception{Status: http.StatusBadRequest, Code: CodeMissingParameter, Locator: param,
-		Text: "the " + param + " parameter is required"}
-}
+func missing(param string) *Exception { return ows.Missing(param) }
 
 func invalid(param, format string, args ...any) *Exception {
-	return &Exception{Status: http.StatusBadRequest, Code: CodeInvalidParameter, Locator: param,
-		Text: fmt.Sprintf(format, args...)}
+	return ows.Invalid(param, format, args...)
 }
 
 // ExceptionType is the media type of exception reports and answers.
@@ -43,31 +31,17 @@ const ExceptionType = "application/xml; charset=utf-8"
 // ExceptionReport is e as a document of CSW version (3.0: OWS 2.0; 2.0.2:
 // OWS 1.0).
 func ExceptionReport(version string, e *Exception) []byte {
-	ns, v := "http://www.opengis.net/ows", "1.2.0"
+	var b bytes.Buffer
 	if version == V3 {
-		ns, v = "http://www.opengis.net/ows/2.0", "2.0.0"
+		_ = ows.WriteReport(&b, ows.NS20, "2.0.0", e)
+	} else {
+		_ = ows.WriteReport(&b, ows.NS10, "1.2.0", e)
 	}
-	x := &xw{}
-	x.decl()
-	x.open("ows:ExceptionReport", "xmlns:ows", ns, "version", v, "xml:lang", "en")
-	attrs := []string{"exceptionCode", e.Code}
-	if e.Locator != "" {
-		attrs = append(attrs, "locator", e.Locator)
-	}
-	x.open("ows:Exception", attrs...)
-	x.elem("ows:ExceptionText", e.Text)
-	x.close("ows:Exception")
-	x.close("ows:ExceptionReport")
-	return x.b.Bytes()
+	return b.Bytes()
 }
 
 // clip shortens what a caller sent for a message.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return s
-}
+func clip(s string) string { return ows.Clip(s) }
 
 // xw writes XML into a buffer (answers are one page of records).
 type xw struct{ b bytes.Buffer }
