@@ -38,16 +38,20 @@ func NewFeatures(s *of.Service, origin string) *Features {
 
 var featuresScopes = []string{of.Scope}
 
-// Mount adds the routes under FeaturesPath to r, which must run the auth
-// middleware that accepts ?key=.
-func (h *Features) Mount(r chi.Router) {
-	// scopes names the accepted token scopes in every answer.
-	scopes := func(next http.Handler) http.Handler {
+// namingScopes names the token scopes a door accepts in every answer.
+func namingScopes(scopes []string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			auth.SetAcceptedScopes(w.Header(), featuresScopes)
+			auth.SetAcceptedScopes(w.Header(), scopes)
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// Mount adds the routes under FeaturesPath to r, which must run the auth
+// middleware that accepts ?key=.
+func (h *Features) Mount(r chi.Router) {
+	scopes := namingScopes(featuresScopes)
 	r.Route(FeaturesPath, func(r chi.Router) {
 		// HEAD answers as GET does (HTTP 1.1, /req/core/http).
 		r.Use(middleware.GetHead, scopes)

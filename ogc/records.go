@@ -57,12 +57,7 @@ var recordsScopes = []string{auth.ScopeCatalog}
 // Mount adds the routes under RecordsPath to r, which must run the auth
 // middleware that accepts ?key=.
 func (h *Records) Mount(r chi.Router) {
-	scopes := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			auth.SetAcceptedScopes(w.Header(), recordsScopes)
-			next.ServeHTTP(w, r)
-		})
-	}
+	scopes := namingScopes(recordsScopes)
 	r.Route(RecordsPath, func(r chi.Router) {
 		r.Use(middleware.GetHead, scopes)
 		r.Get("/", h.serve(h.landing))
