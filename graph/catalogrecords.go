@@ -44,7 +44,10 @@ func (r *Resolver) CatalogRecords(ctx context.Context, q cr.Query) (*cr.Page, er
 	if err != nil {
 		return nil, err
 	}
-	keep := recordFilter(q, quiet)
+	for g := range quiet {
+		sq.ExcludeGroupIDs = append(sq.ExcludeGroupIDs, g)
+	}
+	keep := recordFilter(q)
 	limit := q.Limit
 	switch {
 	case limit == 0:
@@ -184,8 +187,8 @@ func (r *Resolver) recordSearch(q cr.Query) (search.Query, error) {
 }
 
 // recordFilter is what q asks beyond the index (identifiers, box, dates,
-// its Filter) and the feed rule; nil when nothing.
-func recordFilter(q cr.Query, quiet map[int]bool) func(*cr.Record) bool {
+// its Filter); nil when nothing.
+func recordFilter(q cr.Query) func(*cr.Record) bool {
 	var ids map[string]bool
 	if q.IDs != nil {
 		ids = map[string]bool{}
@@ -193,13 +196,11 @@ func recordFilter(q cr.Query, quiet map[int]bool) func(*cr.Record) bool {
 			ids[id] = true
 		}
 	}
-	if ids == nil && q.BBox == nil && q.ModifiedAfter == nil && q.ModifiedBefore == nil && q.Filter == nil && len(quiet) == 0 {
+	if ids == nil && q.BBox == nil && q.ModifiedAfter == nil && q.ModifiedBefore == nil && q.Filter == nil {
 		return nil
 	}
 	return func(rec *cr.Record) bool {
 		switch {
-		case quiet[rec.GroupID]:
-			return false
 		case ids != nil && !ids[rec.Identifier]:
 			return false
 		case q.BBox != nil && !rec.Intersects(q.BBox):

@@ -71,6 +71,17 @@ func (v *view) match(q Query, stars map[Ref]bool) *roaring.Bitmap {
 	if len(q.GroupIDs) > 0 {
 		anyOf(keyed(b.groups, q.GroupIDs))
 	}
+	if len(q.ExcludeGroupIDs) > 0 {
+		var out []*roaring.Bitmap
+		for _, bm := range keyed(b.groups, q.ExcludeGroupIDs) {
+			if bm != nil {
+				out = append(out, bm)
+			}
+		}
+		if len(out) > 0 {
+			r.AndNot(union(out...))
+		}
+	}
 	if len(q.UserIDs) > 0 {
 		anyOf(keyed(b.users, q.UserIDs))
 	}

@@ -71,6 +71,9 @@ type Query struct {
 	Categories []string
 	Geotags    []string
 	GroupIDs   []int
+	// ExcludeGroupIDs leaves out the docs these groups own (docs users
+	// own stay): the groups that keep their data out of public feeds.
+	ExcludeGroupIDs []int
 	// UserIDs are publishing users.
 	UserIDs []int
 	// LicenseTypes: "x" includes x, "-x" excludes it.

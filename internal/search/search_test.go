@@ -65,6 +65,7 @@ func filterCases(f *fixture) []filterCase {
 			return len(d.Categories) > 0 && d.Categories[0].Key == "water/coast"
 		}},
 		{"group", search.Query{GroupIDs: []int{g0}}, func(d search.Doc, _ []searchgen.Grant) bool { return d.GroupID == g0 }},
+		{"not a group", search.Query{ExcludeGroupIDs: []int{g0, 999999}}, func(d search.Doc, _ []searchgen.Grant) bool { return d.GroupID != g0 }},
 		{"publisher user", search.Query{UserIDs: []int{f.users["owner"].ID}}, func(d search.Doc, _ []searchgen.Grant) bool { return d.UserID == f.users["owner"].ID }},
 		{"license type", search.Query{LicenseTypes: []string{"cc-by", "cc-by-sa"}}, func(d search.Doc, _ []searchgen.Grant) bool {
 			return d.LicenseType == "cc-by" || d.LicenseType == "cc-by-sa"
