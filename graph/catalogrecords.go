@@ -14,8 +14,10 @@ import (
 	"github.com/geopub/geopub/internal/search"
 )
 
-// recordBatch is how many index hits one scan step turns into records.
-const recordBatch = 200
+// recordBatch is how many index hits one scan step turns into records:
+// a filtered total reads every candidate, a constant number of
+// statements per batch.
+const recordBatch = 1000
 
 // defaultRecordPage is a page of records when the caller names no size.
 const defaultRecordPage = 10

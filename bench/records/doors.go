@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,10 +49,16 @@ func doors(base string, size int) []door {
 
 var hydraNext = regexp.MustCompile(`"(?:hydra:)?next(?:Page)?"\s*:\s*(?:\{\s*"@id"\s*:\s*)?"([^"]+)"`)
 
+// firstGroup is the first non-empty group of a match, read as the body
+// of a JSON string (links escape & as \u0026).
 func firstGroup(m [][]byte) string {
 	for _, g := range m[min(1, len(m)):] {
 		if len(g) > 0 {
-			return string(g)
+			var s string
+			if json.Unmarshal([]byte(`"`+string(g)+`"`), &s) != nil {
+				return string(g)
+			}
+			return s
 		}
 	}
 	return ""
