@@ -20,8 +20,9 @@ type Record struct {
 	Type       string          `json:"type"`
 	ConformsTo []string        `json:"conformsTo"`
 	Geometry   json.RawMessage `json:"geometry"`
-	// Time is the data's temporal extent, which records do not know:
-	// always null.
+	// Time is the data's temporal extent where known (an uploaded ISO
+	// document's), {"interval": [start, end]} with ".." for an open end;
+	// else null.
 	Time       any              `json:"time"`
 	Properties RecordProperties `json:"properties"`
 	Links      []Link           `json:"links"`
@@ -85,7 +86,7 @@ const CategoryScheme = "geopub:categories"
 func NewRecord(r *catalogrecords.Record, coll, base string) Record {
 	self := ItemURL(base, coll, r.Identifier)
 	out := Record{ID: r.Identifier, Type: "Feature", ConformsTo: []string{RecordCoreConf},
-		Geometry: geometry(r.BBox),
+		Geometry: geometry(r.BBox), Time: interval(r.TimeStart, r.TimeEnd),
 		Properties: RecordProperties{
 			Type: "dataset", Title: r.Title, Description: r.Abstract, Keywords: r.Keywords,
 			License: License(r.License), Created: stamp(r.Created), Updated: stamp(r.Modified),
@@ -255,4 +256,19 @@ func ItemsLinks(coll, base string, query url.Values, next string) []Link {
 		links = append(links, Link{Href: with("", next), Rel: "next", Type: TypeGeoJSON, Title: "Next page"})
 	}
 	return links
+}
+
+// interval is record core's time of a temporal extent; nil when there is
+// none.
+func interval(start, end *time.Time) any {
+	if start == nil && end == nil {
+		return nil
+	}
+	end2 := func(t *time.Time) string {
+		if t == nil {
+			return ".."
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	return map[string][]string{"interval": {end2(start), end2(end)}}
 }

@@ -97,3 +97,21 @@ func TestFeatureCollectionLinks(t *testing.T) {
 		t.Errorf("HTML %v: %s", err, b.String())
 	}
 }
+
+// Record core's time: the temporal extent where known, ".." for an open
+// end, null when there is none.
+func TestRecordTime(t *testing.T) {
+	start := time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
+	r := catalogrecords.Record{Identifier: "layer-1", Type: catalogrecords.Layer, ID: 1, Title: "T", TimeStart: &start}
+	b, err := json.Marshal(NewRecord(&r, CatalogueID, "https://h/services/ogc/records"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"time":{"interval":["2019-07-01T00:00:00Z",".."]}`) {
+		t.Errorf("time of an open-ended extent: %s", b)
+	}
+	r.TimeStart = nil
+	if b, _ = json.Marshal(NewRecord(&r, CatalogueID, "https://h/services/ogc/records")); !strings.Contains(string(b), `"time":null`) {
+		t.Errorf("time without an extent: %s", b)
+	}
+}
