@@ -132,9 +132,11 @@ func mriIdentification(x *isoXML, r *Record) {
 	for _, t := range r.topics() {
 		x.wrap("mri:topicCategory", "mri:MD_TopicCategoryCode", t)
 	}
-	if len(r.BBox) == 4 {
+	if len(r.BBox) == 4 || r.TimeStart != nil || r.TimeEnd != nil {
 		x.open("mri:extent")
 		x.open("gex:EX_Extent")
+	}
+	if len(r.BBox) == 4 {
 		x.open("gex:geographicElement")
 		x.open("gex:EX_GeographicBoundingBox")
 		x.wrap("gex:westBoundLongitude", "gco:Decimal", decimal(r.BBox[0]))
@@ -143,6 +145,11 @@ func mriIdentification(x *isoXML, r *Record) {
 		x.wrap("gex:northBoundLatitude", "gco:Decimal", decimal(r.BBox[3]))
 		x.close("gex:EX_GeographicBoundingBox")
 		x.close("gex:geographicElement")
+	}
+	if r.TimeStart != nil || r.TimeEnd != nil {
+		temporalElement(x, "gex", r)
+	}
+	if len(r.BBox) == 4 || r.TimeStart != nil || r.TimeEnd != nil {
 		x.close("gex:EX_Extent")
 		x.close("mri:extent")
 	}

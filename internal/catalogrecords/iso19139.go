@@ -86,9 +86,11 @@ func gmdIdentification(x *isoXML, r *Record) {
 	for _, t := range r.topics() {
 		x.wrap("gmd:topicCategory", "gmd:MD_TopicCategoryCode", t)
 	}
-	if len(r.BBox) == 4 {
+	if len(r.BBox) == 4 || r.TimeStart != nil || r.TimeEnd != nil {
 		x.open("gmd:extent")
 		x.open("gmd:EX_Extent")
+	}
+	if len(r.BBox) == 4 {
 		x.open("gmd:geographicElement")
 		x.open("gmd:EX_GeographicBoundingBox")
 		x.wrap("gmd:westBoundLongitude", "gco:Decimal", decimal(r.BBox[0]))
@@ -97,6 +99,11 @@ func gmdIdentification(x *isoXML, r *Record) {
 		x.wrap("gmd:northBoundLatitude", "gco:Decimal", decimal(r.BBox[3]))
 		x.close("gmd:EX_GeographicBoundingBox")
 		x.close("gmd:geographicElement")
+	}
+	if r.TimeStart != nil || r.TimeEnd != nil {
+		temporalElement(x, "gmd", r)
+	}
+	if len(r.BBox) == 4 || r.TimeStart != nil || r.TimeEnd != nil {
 		x.close("gmd:EX_Extent")
 		x.close("gmd:extent")
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/geopub/geopub/internal/catalogrecords"
+	"github.com/geopub/geopub/internal/metadata"
 )
 
 func sampleRecord() *catalogrecords.Record {
@@ -140,6 +142,31 @@ func TestISOUploadedAnsweredAsIs(t *testing.T) {
 		doc, _ := f(bare)
 		if got := strings.Join(texts(t, doc, "title"), "|"); !strings.Contains(got, "Notes") || bytes.Contains(doc, []byte("0001-01-01")) {
 			t.Errorf("bare record: %s", doc)
+		}
+	}
+}
+
+// A generated document says what the record says, read back by the
+// metadata reader that reads uploaded ones: title, abstract, keywords,
+// box and temporal extent (an open end stays open), in both ISO forms.
+func TestISOGeneratedReadsBack(t *testing.T) {
+	r := sampleRecord()
+	start := time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
+	r.TimeStart, r.TimeEnd = &start, nil
+	for name, gen := range map[string]func(*catalogrecords.Record) ([]byte, error){
+		"19139": catalogrecords.ISO19139, "19115-3": catalogrecords.ISO19115_3,
+	} {
+		doc, err := gen(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := metadata.Parse(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if s.Title != r.Title || s.Abstract != r.Abstract || len(s.BBox) != 4 || s.BBox[0] != r.BBox[0] || s.BBox[3] != r.BBox[3] ||
+			s.TimeStart == nil || !s.TimeStart.Equal(start) || s.TimeEnd != nil || !slices.Contains(s.Keywords, r.Keywords[0]) {
+			t.Errorf("%s read back as %+v", name, s)
 		}
 	}
 }

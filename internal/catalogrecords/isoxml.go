@@ -153,3 +153,27 @@ func (l *License) text() string {
 	}
 	return s
 }
+
+// temporalElement writes a record's temporal extent as a gml:TimePeriod
+// inside prefix:temporalElement (gmd in ISO 19139, gex in 19115-3); an
+// open end is an indeterminate "unknown" position.
+func temporalElement(x *isoXML, prefix string, r *Record) {
+	x.open(prefix + ":temporalElement")
+	x.open(prefix + ":EX_TemporalExtent")
+	x.open(prefix + ":extent")
+	x.open("gml:TimePeriod", "gml:id", "extent")
+	for _, end := range []struct {
+		name string
+		at   *time.Time
+	}{{"gml:beginPosition", r.TimeStart}, {"gml:endPosition", r.TimeEnd}} {
+		if end.at == nil {
+			x.elem(end.name, "", "indeterminatePosition", "unknown")
+			continue
+		}
+		x.elem(end.name, end.at.UTC().Format(time.RFC3339))
+	}
+	x.close("gml:TimePeriod")
+	x.close(prefix + ":extent")
+	x.close(prefix + ":EX_TemporalExtent")
+	x.close(prefix + ":temporalElement")
+}
