@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/geopub/geopub/ent/group"
@@ -282,4 +283,44 @@ func orNotFound(err, notFound error) error {
 		return err
 	}
 	return notFound
+}
+
+// MaxRecordGroups bounds the groups CatalogRecordGroups lists.
+const MaxRecordGroups = 10000
+
+// CatalogRecordGroups are the groups owning at least one record the
+// caller in ctx may see (the records' rule: published, sources and
+// feedless groups left out), each with its name and how many: the
+// catalogue's group facet over the records' query. A group other than 0
+// restricts the answer to that one.
+func (r *Resolver) CatalogRecordGroups(ctx context.Context, group int) ([]search.FacetEntry, error) {
+	sq, err := r.recordSearch(cr.Query{})
+	if err != nil {
+		return nil, err
+	}
+	quiet, err := r.feedlessGroups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if quiet[group] {
+		return nil, nil
+	}
+	for g := range quiet {
+		sq.ExcludeGroupIDs = append(sq.ExcludeGroupIDs, g)
+	}
+	if group != 0 {
+		sq.GroupIDs = []int{group}
+	}
+	sq.Limit, sq.Facets, sq.FacetLimit = 1, true, MaxRecordGroups
+	page, err := r.CatalogSearch(ctx, sq)
+	if err != nil || page.Result.Facets == nil {
+		return nil, err
+	}
+	var out []search.FacetEntry
+	for _, g := range page.Result.Facets.Group {
+		if g.Total > 0 && (group == 0 || g.Key == strconv.Itoa(group)) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
 }

@@ -2,7 +2,6 @@ package ogc
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +15,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
-	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -31,12 +29,12 @@ import (
 const RecordsPath = "/services/ogc/records"
 
 // RecordSource answers catalogue questions as the caller in ctx (graph's
-// Resolver): the records, one record, and the catalogue search whose
-// group facet lists the groups' collections.
+// Resolver): the records, one record, and the groups owning records (the
+// groups' collections).
 type RecordSource interface {
 	CatalogRecords(ctx context.Context, q catalogrecords.Query) (*catalogrecords.Page, error)
 	CatalogRecord(ctx context.Context, identifier, origin string) (*catalogrecords.Record, error)
-	CatalogSearch(ctx context.Context, q search.Query) (*graph.CatalogPage, error)
+	CatalogRecordGroups(ctx context.Context, group int) ([]search.FacetEntry, error)
 }
 
 // Records serves OGC API - Records over the catalogue.
@@ -244,56 +242,24 @@ func (h *Records) api(c *recordsCall) error {
 	})
 }
 
-// listedTypes are the record types (sources are not records).
-var listedTypes = []search.Type{search.TypeLayer, search.TypeTable, search.TypeSet, search.TypeDocument, search.TypeItem}
-
-// maxGroups bounds the groups' collections listed.
-const maxGroups = 10000
-
 // collectionList is the catalogue and one collection per group owning a
-// record the caller sees (the catalogue's group facet, by id).
+// record the caller sees.
 func (h *Records) collectionList(ctx context.Context) ([]or.Collection, error) {
-	page, err := h.src.CatalogSearch(ctx, search.Query{Types: listedTypes, Limit: 1, Facets: true, FacetLimit: maxGroups})
+	groups, err := h.src.CatalogRecordGroups(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
 	out := []or.Collection{or.Catalogue()}
-	if page.Result.Facets == nil {
-		return out, nil
-	}
-	for _, g := range page.Result.Facets.Group {
-		id, err := strconv.Atoi(g.Key)
-		if err != nil || id <= 0 || g.Total == 0 {
-			continue
-		}
-		if ok, err := h.groupHasRecords(ctx, id); err != nil {
-			return nil, err
-		} else if ok {
+	for _, g := range groups {
+		if id, err := strconv.Atoi(g.Key); err == nil && id > 0 {
 			out = append(out, or.GroupCollection(id, g.Name))
 		}
 	}
 	return out, nil
 }
 
-// groupHasRecords reports whether one of group's datasets the caller sees
-// is a record: the catalogue lists the data of groups that keep out of
-// feeds, the records leave it out, and the rule holds for all of a
-// group's datasets, so its first one answers for the group.
-func (h *Records) groupHasRecords(ctx context.Context, group int) (bool, error) {
-	page, err := h.src.CatalogSearch(ctx, search.Query{Types: listedTypes, GroupIDs: []int{group}, Limit: 1})
-	if err != nil || len(page.Result.Hits) == 0 {
-		return false, err
-	}
-	ref := page.Result.Hits[0].Ref
-	_, err = h.src.CatalogRecord(ctx, catalogrecords.Identifier(catalogrecords.Type(ref.Type), ref.ID), "")
-	if apperr.CodeOf(err) == apperr.NotFound {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // lookup returns the requested collection, or a 404 problem when the
-// caller sees nothing of that group.
+// caller sees no record of that group.
 func (h *Records) lookup(c *recordsCall) (or.Collection, error) {
 	id := chi.URLParam(c.r, "collection")
 	missing := &of.Problem{Status: http.StatusNotFound, Code: "NotFound", Description: "There is no collection " + strconv.Quote(id) + " you may read."}
@@ -304,24 +270,14 @@ func (h *Records) lookup(c *recordsCall) (or.Collection, error) {
 	if group == 0 {
 		return or.Catalogue(), nil
 	}
-	// The group's own facet names it, over its records alone.
-	page, err := h.src.CatalogSearch(c.r.Context(), search.Query{Types: listedTypes, GroupIDs: []int{group}, Limit: 1, Facets: true})
+	groups, err := h.src.CatalogRecordGroups(c.r.Context(), group)
 	if err != nil {
 		return or.Collection{}, err
 	}
-	if page.Result.TotalCount == 0 || page.Result.Facets == nil {
+	if len(groups) == 0 {
 		return or.Collection{}, missing
 	}
-	for _, g := range page.Result.Facets.Group {
-		if g.Key != strconv.Itoa(group) || g.Total == 0 {
-			continue
-		}
-		if ok, err := h.groupHasRecords(c.r.Context(), group); err != nil || !ok {
-			return or.Collection{}, cmp.Or(err, error(missing))
-		}
-		return or.GroupCollection(group, g.Name), nil
-	}
-	return or.Collection{}, missing
+	return or.GroupCollection(group, groups[0].Name), nil
 }
 
 func (h *Records) collections(c *recordsCall) error {
