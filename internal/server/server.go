@@ -563,6 +563,14 @@ func (s *Server) routes() http.Handler {
 		r.Use(withLoaders)
 		ogc.NewCSW(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
+	// GeoServices REST (the ArcGIS REST API) over published layers and
+	// sets, the key also as Esri's token=, refusals as Esri error JSON.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(ogc.ArcGISToken)
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.ArcGISAuthFailure))
+		ogc.NewArcGIS(feats, s.Tiles, s.Rasters, s.cfg.BaseURL, s.logger).Mount(r)
+	})
 	return r
 }
 
