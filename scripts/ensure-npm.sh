@@ -7,11 +7,13 @@
 #
 #   bash scripts/ensure-npm.sh koop                # Koop, for the ArcGIS source tests
 #   bash scripts/ensure-npm.sh webhook-verifier    # standardwebhooks, for the webhook tests
+#   bash scripts/ensure-npm.sh esri-clients        # arcgis-rest-js and Esri Leaflet, for the ArcGIS door tests
+#   bash scripts/ensure-npm.sh pmtiles-reader      # the PMTiles reader, for the tile archive tests
 #
 #   GEOPUB_NPM_CACHE   the parent folder (default ~/.cache/geopub)
 set -euo pipefail
 
-name=${1:?usage: $0 koop|webhook-verifier}
+name=${1:?usage: $0 koop|webhook-verifier|esri-clients|pmtiles-reader}
 here=$(cd "$(dirname "$0")" && pwd)
 src="$here/$name"
 if [[ ! -f $src/package-lock.json ]]; then
