@@ -114,9 +114,9 @@ func (o operand) expr() cql2.Expr {
 // describe names the operand in a message.
 func (o operand) describe() string {
 	if o.isField() {
-		s := fmt.Sprintf("%s field %q", o.ftype, o.field)
+		s := fmt.Sprintf("the %s field %q", o.ftype, o.field)
 		if o.fn != "" {
-			s = strings.ToUpper(o.fn) + " of the " + s
+			s = strings.ToUpper(o.fn) + " of " + s
 		}
 		return s
 	}
@@ -554,6 +554,7 @@ func (p *parser) caseFunction(t token, fn string) (operand, error) {
 		return operand{}, p.errAt(t.pos, "%s takes text, not %s", strings.ToUpper(fn), arg.describe())
 	case arg.isField():
 		arg.fn = fn // the outer function decides
+		arg.pos = t.pos
 		return arg, nil
 	}
 	arg.val = applyCase(fn, arg.val.(string))
