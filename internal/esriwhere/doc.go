@@ -69,7 +69,8 @@
 // fid) is not among them. A field of type ObjectID comes back as
 // cql2.Property{Name: its name} like any other: the door must give each
 // feature that property (the fid as a float64) before matching, or
-// rewrite the predicates on it.
+// rewrite the predicates on it. FieldsOf builds the fields map from a
+// version's fields and the name of the ObjectID field.
 //
 // # Refused
 //

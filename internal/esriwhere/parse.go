@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/cql2"
 )
 
@@ -56,6 +57,25 @@ func TypeOf(fieldType string) FieldType {
 		return Date
 	}
 	return String
+}
+
+// FieldsOf is the fields map Parse takes for a version's fields
+// (geometry fields left out), with objectID, when not "", added as the
+// ObjectID field: the FeatureServer door passes its OBJECTID (the feature
+// id) here and must then give each feature that property (see the
+// package doc). objectID stands for the feature id even when the layer
+// has a field of that name.
+func FieldsOf(fs []schematype.Field, objectID string) map[string]FieldType {
+	out := make(map[string]FieldType, len(fs)+1)
+	for _, f := range fs {
+		if f.Type != "geometry" {
+			out[f.Name] = TypeOf(f.Type)
+		}
+	}
+	if objectID != "" {
+		out[objectID] = ObjectID
+	}
+	return out
 }
 
 // kind is what a value holds, for the type rules.
@@ -174,13 +194,6 @@ func (p *parser) errAt(byteOff int, format string, args ...any) *Error {
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
-
-func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
 
 func (p *parser) next() token {
 	t := p.toks[p.i]

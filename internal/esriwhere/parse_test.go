@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/cql2"
 	"github.com/geopub/geopub/internal/esriwhere"
 )
@@ -182,6 +183,15 @@ func TestFieldNames(t *testing.T) {
 	}
 	if got := show(e); !strings.HasPrefix(got, "(T"+time.Now().UTC().Format("2006-01-02")) {
 		t.Errorf("CURRENT_DATE: %s", got)
+	}
+}
+
+func TestFieldsOf(t *testing.T) {
+	got := esriwhere.FieldsOf([]schematype.Field{{Name: "geom", Type: "geometry"}, {Name: "name", Type: "string"},
+		{Name: "n", Type: "integer"}, {Name: "OBJECTID", Type: "string"}}, "OBJECTID")
+	want := map[string]esriwhere.FieldType{"name": esriwhere.String, "n": esriwhere.Integer, "OBJECTID": esriwhere.ObjectID}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("FieldsOf: %v, want %v", got, want)
 	}
 }
 
