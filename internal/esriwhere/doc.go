@@ -45,7 +45,9 @@
 // Booleans take = and <> only. LIKE takes a text value and a 'pattern'
 // (% any run, _ one character; without ESCAPE no character escapes,
 // with ESCAPE 'c' the character c makes the next %, _ or c literal).
-// Two fields may be compared with each other (OBJECTID < OTHER).
+// Two fields may be compared with each other (OBJECTID < OTHER); two
+// date fields then compare their stored text, which orders as time only
+// when both are written alike (dates, or RFC 3339 in UTC).
 // Predicates of literals alone are worked out at once: "1=1" (alone, or
 // every part true) gives nil, "1=0" cql2.Literal{Value: false}, and AND
 // and OR drop or are decided by constant parts.
