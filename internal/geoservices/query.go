@@ -12,6 +12,7 @@ import (
 
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/cql2"
+	"github.com/geopub/geopub/internal/esriwhere"
 	"github.com/geopub/geopub/internal/ogcfeatures"
 )
 
@@ -185,17 +186,12 @@ func parseWhere(s string, c *ogcfeatures.Collection) (cql2.Expr, error) {
 	if s == "" {
 		return nil, nil
 	}
-	e, err := esriWhere(s, c.Fields)
+	e, err := esriwhere.Parse(s, esriwhere.FieldsOf(c.Fields, ObjectIDField))
 	if err != nil {
 		return nil, BadRequest("Unable to complete operation.", "where: "+clip(err.Error()))
 	}
 	if e == nil {
 		return nil, nil
-	}
-	for _, name := range cql2.Properties(e) {
-		if _, ok := field(c, name); !ok && !c.IsGeometry(name) {
-			return nil, BadRequest("Unable to complete operation.", fmt.Sprintf("where: %q is not a field of this layer", clip(name)))
-		}
 	}
 	return e, nil
 }
@@ -395,7 +391,7 @@ func (q *Query) parseGeometry(p url.Values, c *ogcfeatures.Collection) error {
 
 // Filter is the query's selection as ogcfeatures reads it.
 func (q *Query) Filter(c *ogcfeatures.Collection) ogcfeatures.Filter {
-	f := ogcfeatures.Filter{Collection: c, FIDs: q.ObjectIDs}
+	f := ogcfeatures.Filter{Collection: c, FIDs: q.ObjectIDs, FIDProperty: ObjectIDField}
 	var exprs []cql2.Expr
 	if q.Where != nil {
 		exprs = append(exprs, q.Where)
