@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +151,151 @@ type ogcItem struct {
 	ID         int64
 	Properties map[string]any
 	Geometry   struct{ Coordinates []float64 }
+}
+
+// f=pbf decoded by arcgis-pbf-parser (not ours) gives what f=geojson
+// gives: ids, attributes, points, polygons with holes, paging.
+func TestArcGISPBFDecodes(t *testing.T) {
+	dir := esriClients(t)
+	each(t, func(t *testing.T, e *env) {
+		f := newFixture(t, e)
+		queries := []string{
+			fmt.Sprintf("/services/layer_%d/FeatureServer/0/query?where=1%%3D1&outFields=*&resultRecordCount=10", f.points),
+			fmt.Sprintf("/services/layer_%d/FeatureServer/0/query?where=1%%3D1&outFields=*&resultOffset=20&resultRecordCount=10", f.points),
+			fmt.Sprintf("/services/layer_%d/FeatureServer/0/query?where=1%%3D1&outFields=*", f.polygons),
+			fmt.Sprintf("/services/layer_%d/FeatureServer/0/query?where=1%%3D1&outFields=*&outSR=3857", f.polygons),
+			fmt.Sprintf("/services/layer_%d/FeatureServer/0/query?where=1%%3D1&outFields=*&quantizationParameters=%s", f.points,
+				url.QueryEscape(`{"mode":"view","originPosition":"upperLeft","tolerance":0.0001,"extent":{"xmin":174,"ymin":-42,"xmax":175,"ymax":-41}}`)),
+		}
+		var files []string
+		for i, q := range queries {
+			st, b := arcgis(t, e, "", q+"&f=pbf", nil)
+			if st != 200 {
+				t.Fatalf("%s: %d %s", q, st, b)
+			}
+			p := filepath.Join(t.TempDir(), fmt.Sprintf("q%d.pbf", i))
+			if err := os.WriteFile(p, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
+		}
+		cmd := exec.Command("node", append([]string{"../scripts/esri-clients/decodepbf.mjs"}, files...)...)
+		cmd.Env = append(os.Environ(), "ESRI_CLIENTS="+dir)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("decodepbf.mjs: %v\n%s", err, stderr.String())
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for i, q := range queries {
+			var got struct {
+				FeatureCollection struct {
+					Features []struct {
+						ID         int64
+						Properties map[string]any
+						Geometry   *struct {
+							Type        string
+							Coordinates json.RawMessage
+						}
+					}
+				}
+				ExceededTransferLimit bool
+			}
+			if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+				t.Fatal(err)
+			}
+			var want struct {
+				Features []struct {
+					ID         int64
+					Properties map[string]any
+					Geometry   *struct {
+						Type        string
+						Coordinates json.RawMessage
+					}
+				}
+				Properties struct{ ExceededTransferLimit bool }
+			}
+			arcgisJSON(t, e, "", q+"&f=geojson", 200, &want)
+			if len(got.FeatureCollection.Features) != len(want.Features) || got.ExceededTransferLimit != want.Properties.ExceededTransferLimit {
+				t.Fatalf("%s: pbf %d features (exceeded %v), geojson %d (%v)", q, len(got.FeatureCollection.Features), got.ExceededTransferLimit, len(want.Features), want.Properties.ExceededTransferLimit)
+			}
+			tol := 1e-7
+			if strings.Contains(q, "3857") {
+				tol = 1e-2
+			}
+			if strings.Contains(q, "tolerance") {
+				tol = 1e-4
+			}
+			for j, g := range got.FeatureCollection.Features {
+				w := want.Features[j]
+				if g.ID != w.ID || fmt.Sprint(g.Properties) != fmt.Sprint(w.Properties) {
+					t.Errorf("%s feature %d: pbf %d %v, geojson %d %v", q, j, g.ID, g.Properties, w.ID, w.Properties)
+				}
+				if (g.Geometry == nil) != (w.Geometry == nil) {
+					t.Errorf("%s feature %d: geometry %v vs %v", q, j, g.Geometry, w.Geometry)
+					continue
+				}
+				if g.Geometry == nil {
+					continue
+				}
+				gc, wc := flatNumbers(g.Geometry.Coordinates), flatNumbers(w.Geometry.Coordinates)
+				if strings.HasSuffix(g.Geometry.Type, "Polygon") && len(gc) == len(wc) {
+					// Esri rings wind the other way from GeoJSON's.
+					gc = sortedPairs(gc)
+					wc = sortedPairs(wc)
+				}
+				if len(gc) != len(wc) {
+					t.Errorf("%s feature %d: %d numbers, want %d", q, j, len(gc), len(wc))
+					continue
+				}
+				for k := range gc {
+					if math.Abs(gc[k]-wc[k]) > tol {
+						t.Errorf("%s feature %d: coordinate %d %v, want %v", q, j, k, gc[k], wc[k])
+						break
+					}
+				}
+			}
+		}
+	})
+}
+
+// flatNumbers are the numbers of nested JSON arrays in order.
+func flatNumbers(raw json.RawMessage) []float64 {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	var out []float64
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case float64:
+			out = append(out, x)
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// sortedPairs sorts coordinate pairs, so that rings wound either way
+// compare equal.
+func sortedPairs(c []float64) []float64 {
+	pairs := make([][2]float64, len(c)/2)
+	for i := range pairs {
+		pairs[i] = [2]float64{c[2*i], c[2*i+1]}
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i][0] != pairs[j][0] {
+			return pairs[i][0] < pairs[j][0]
+		}
+		return pairs[i][1] < pairs[j][1]
+	})
+	out := make([]float64, 0, len(c))
+	for _, p := range pairs {
+		out = append(out, p[0], p[1])
+	}
+	return out
 }

@@ -59,6 +59,9 @@ type Query struct {
 	CountOnly, IDsOnly, ExtentOnly bool
 	Statistics                     []Statistic
 	GroupBy                        []string
+	// Quantize, for f=pbf, is quantizationParameters (nil: chosen per
+	// page).
+	Quantize *Quantization
 	// key names the filter (not the page nor the output) for the caches.
 	key string
 }
@@ -174,6 +177,11 @@ func ParseQuery(p url.Values, c *ogcfeatures.Collection) (*Query, error) {
 		}
 		if len(q.GroupBy) > maxSortFields {
 			return nil, BadRequest("Invalid or missing input parameters.", fmt.Sprintf("groupByFieldsForStatistics names at most %d fields", maxSortFields))
+		}
+	}
+	if s := get("quantizationParameters"); s != "" {
+		if q.Quantize, err = parseQuantization(s); err != nil {
+			return nil, BadRequest("Invalid or missing input parameters.", err.Error())
 		}
 	}
 	q.key = strings.Join([]string{get("where"), get("objectIds"), get("geometry"), get("geometryType"), get("spatialRel"), get("inSR")}, "\x00")
