@@ -99,8 +99,8 @@ func (h *featureServer) fail(w http.ResponseWriter, r *http.Request, err error) 
 	writeArcGISError(w, e)
 }
 
+// info answers anyone: it names no dataset.
 func (h *featureServer) info(w http.ResponseWriter, r *http.Request) {
-	auth.SetAcceptedScopes(w.Header(), arcgisQueryScopes)
 	writeArcGISJSON(w, r, map[string]any{
 		"currentVersion": geoservices.CurrentVersion, "fullVersion": "11.3.0", "soapUrl": nil, "secureSoapUrl": nil,
 		"authInfo": map[string]any{"isTokenBasedSecurity": false},

@@ -43,6 +43,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keys = append(keys, arcgisRouterKeys(t)...)
 	return keys
 }
 
@@ -53,6 +54,7 @@ func serviceRules(rules map[string]rule) {
 	featureRules(rules)
 	wfsRules(rules)
 	tileRules(rules)
+	arcgisRules(rules)
 }
 
 const featuresAt = "{origin}/services/ogc/features"
