@@ -38,7 +38,7 @@ func arcgisRouterKeys(t *testing.T) []string {
 }
 
 // addArcGISOwners adds the objects the GeoServices routes run on:
-// arcgis, the layers and tables as layer_{id} services ({svc}) and the
+// arcgis, the layers and tables as layer_{id} services ({arcgisname}) and the
 // sets as set_{id}, with the unpublished layer nobody gets; arcgislayers,
 // the layers and tables alone (layer 0 of their service);
 // arcgismaplayers, the layers, and the tables as objects nobody gets.
@@ -46,24 +46,24 @@ func (f *fixtures) addArcGISOwners(t *testing.T) {
 	t.Helper()
 	for _, kind := range []string{"layers", "tables"} {
 		for _, o := range f.objects[kind] {
-			o.vars["svc"] = "layer_" + o.vars["id"]
+			o.vars["arcgisname"] = "layer_" + o.vars["id"]
 			f.objects["arcgis"] = append(f.objects["arcgis"], o)
 			f.objects["arcgislayers"] = append(f.objects["arcgislayers"], o)
 			if kind == "layers" {
 				f.objects["arcgismaplayers"] = append(f.objects["arcgismaplayers"], o)
 			} else {
 				f.objects["arcgismaplayers"] = append(f.objects["arcgismaplayers"], &object{name: o.name + "-map", hidden: true,
-					vars: map[string]string{"id": o.vars["id"], "svc": o.vars["svc"]}})
+					vars: map[string]string{"id": o.vars["id"], "arcgisname": o.vars["arcgisname"]}})
 			}
 		}
 	}
 	for _, o := range f.objects["sets"] {
-		o.vars["svc"] = "set_" + o.vars["id"]
+		o.vars["arcgisname"] = "set_" + o.vars["id"]
 		f.objects["arcgis"] = append(f.objects["arcgis"], o)
 	}
 	for _, o := range f.objects["collections"] {
 		if o.name == "layers/unpublished" {
-			u := &object{name: "arcgis/unpublished", hidden: true, vars: map[string]string{"id": o.vars["id"], "svc": "layer_" + o.vars["id"]}}
+			u := &object{name: "arcgis/unpublished", hidden: true, vars: map[string]string{"id": o.vars["id"], "arcgisname": "layer_" + o.vars["id"]}}
 			f.objects["arcgis"] = append(f.objects["arcgis"], u)
 			f.objects["arcgislayers"] = append(f.objects["arcgislayers"], u)
 		}
@@ -73,7 +73,7 @@ func (f *fixtures) addArcGISOwners(t *testing.T) {
 func arcgisRules(rules map[string]rule) {
 	at := "{origin}/services/arcgis/rest"
 	in := "/services/arcgis/rest/services/{name}"
-	svc := at + "/services/{svc}"
+	svc := at + "/services/{arcgisname}"
 	for _, m := range []string{http.MethodGet, http.MethodPost} {
 		rules[m+" /services/arcgis/rest/info"] = rule{plain: true, read: true, targets: []target{{at + "/info?f=json", anyone}}}
 		rules[m+" /services/arcgis/rest/services"] = rule{plain: true, read: true, check: listsArcGIS, targets: []target{
