@@ -31,6 +31,7 @@ import (
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/datatable"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/follows"
@@ -539,6 +540,13 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
+	})
+	// The data table (rows of layers and tables as JSON and CSV) over the
+	// same reader, with the key as a query parameter too.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewDataTable(datatable.New(feats), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
 	// included) as OWS exception reports.
