@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/datatable"
 	"github.com/geopub/geopub/internal/forwarded"
@@ -79,12 +78,8 @@ func (d *DataTable) serve(fn func(c *tableCall) error) http.HandlerFunc {
 			fail(w, http.StatusUnauthorized, "This API key lacks the "+datatable.Scope+" scope.")
 			return
 		}
-		v, err := access.NewViewer(ctx, d.svc.Features().Client(), c.p)
-		if err != nil {
-			internalError(w, r, d.logger, "data table failed", err)
-			return
-		}
-		if c.t, err = d.svc.Open(ctx, v, id); err != nil {
+		var err error
+		if c.t, err = d.svc.OpenAs(ctx, c.p, id); err != nil {
 			d.refuse(c, id, err)
 			return
 		}

@@ -7,6 +7,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -176,6 +177,9 @@ type Server struct {
 	Tiles *vectortiles.Service
 	// Rasters makes their raster tiles (and WMTS).
 	Rasters *rastertiles.Service
+	// DataTable reads the rows of published layers and tables (its JSON
+	// and CSV door and the HTML table pages).
+	DataTable *datatable.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
 	// metricsSrv serves MetricsAddr, healthSrv HealthAddr, between Start
@@ -309,6 +313,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: query, logger: cfg.Logger,
 		Tiles: vectortiles.New(st, tiles, cfg.Logger), scratch: tmp}
 	s.Rasters = rastertiles.New(s.Tiles, sampler, cfg.RasterTileCacheBytes, cfg.Logger)
+	s.DataTable = datatable.New(ogcfeatures.New(st, cmp.Or(cfg.Query.Fresh, queryapi.DefaultConfig.Fresh), cfg.Logger))
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()
 		blobs.Close()
@@ -505,7 +510,7 @@ func (s *Server) routes() http.Handler {
 		// browser's session cookie included), with robots.txt and the
 		// sitemaps.
 		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).
-			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).Routes(r)
+			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).WithDataTable(s.DataTable).Routes(r)
 		// The DCAT feeds harvesters read, as the caller may see the
 		// catalogue.
 		r.With(budget(timeout, nil), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
@@ -546,7 +551,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
-		ogc.NewDataTable(datatable.New(feats), s.cfg.BaseURL, s.logger).Mount(r)
+		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
 	// included) as OWS exception reports.
