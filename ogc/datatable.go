@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -361,4 +362,11 @@ func clipText(s string) string {
 		return string(r[:60]) + "…"
 	}
 	return s
+}
+
+// jsonEncoder is a JSON encoder that leaves <, > and & as they are.
+func jsonEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }

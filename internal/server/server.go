@@ -55,6 +55,7 @@ import (
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/site"
+	"github.com/geopub/geopub/internal/smalldata"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/internal/webhooks"
@@ -106,6 +107,9 @@ type Config struct {
 	// MaxUploadBytes bounds one multipart upload; 0 is
 	// rest.DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// SmallDataMaxFileBytes is the largest attached file the small-data
+	// service serves; 0 is smalldata.DefaultMaxFileBytes (50 MiB).
+	SmallDataMaxFileBytes int64
 	// TrustedProxies are the peers whose Forwarded and X-Forwarded-*
 	// headers name the client (internal/forwarded); none by default.
 	TrustedProxies forwarded.Proxies
@@ -552,6 +556,12 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
+	})
+	// Small data: the files attached to catalog items, downloads (no
+	// request budget), the key as a query parameter too.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewSmallData(smalldata.New(s.Store.Client, s.Resolver.Blobs, s.cfg.SmallDataMaxFileBytes), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
 	// included) as OWS exception reports.
