@@ -3,6 +3,7 @@ package rest_test
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -13,7 +14,11 @@ import (
 	"github.com/geopub/geopub/ogc"
 )
 
-// The data table (issue 28.4) in the authorization matrix. SPEC,
+// The data table (issue 28.4) and small data (28.5) in the authorization
+// matrix. Small data: scope catalog, view on the item for the list,
+// download on the document for a file.
+//
+// The data table: SPEC,
 // service-permission rule 1: "view permission gives access to ...
 // data-table"; the token scope is query. A layer the caller may not use
 // and a disabled service are 404 (401 to anonymous callers), as the tile
@@ -22,6 +27,7 @@ import (
 // mountDataTable adds the data-table routes to r (serviceRouterKeys).
 func mountDataTable(r chi.Router) {
 	ogc.NewDataTable(datatable.New(ogcfeatures.New(&store.Store{}, 0, nil)), "", nil).Mount(r)
+	ogc.NewSmallData(nil, "", nil).Mount(r)
 }
 
 // addDataTableOwners adds the objects the data-table routes run on:
@@ -50,6 +56,7 @@ func (f *fixtures) addDataTableOwners(t *testing.T) {
 		&object{name: "layers/data-table-off", hidden: true, vars: map[string]string{"id": itoa(off.ID)}},
 		&object{name: "layers/data-table-listed", levels: [7]level{viewer: lvDownload, owner: lvAdmin, siteAdmin: lvAdmin},
 			vars: map[string]string{"id": itoa(listed.ID)}})
+	f.addSmallDataOwners(t)
 }
 
 // dataTableRules: the columns, a page of rows (keyset and offset pages,
@@ -70,5 +77,39 @@ func dataTableRules(rules map[string]rule) {
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
 			rules[m+" "+route] = rule{kind: "datatables", plain: true, check: notShared, targets: slices.Clone(targets)}
 		}
+	}
+	smallDataRules(rules)
+}
+
+// addSmallDataOwners adds the object the small-data file route runs on:
+// a public published catalog item with a public published document
+// attached, whose file is in blob storage. The list route runs on the
+// fixtures' items (whose owner-only attachment is a secret the leak
+// checks follow).
+func (f *fixtures) addSmallDataOwners(t *testing.T) {
+	t.Helper()
+	e, own := f.e, f.users[owner]
+	it := createItem(t, e, own, map[string]any{"title": "Matrix small data", "link_url": "https://example.org/small"})
+	it = publishItem(t, e, own, it.ThisVersion)
+	doc := seedFileDocument(t, e, own, "Matrix small file", "small.csv", []byte("a,b\r\n1,2\r\n"))
+	expectStatus(t, e.Do(t, req{Method: "POST", Path: it.Attachments, Key: own.Key, Body: map[string]any{"document": doc}}), http.StatusCreated)
+	cid := strings.TrimSuffix(it.URL, "/")
+	cid = cid[strings.LastIndex(cid, "/")+1:]
+	f.objects["smallfiles"] = append(f.objects["smallfiles"], &object{name: "items/small-data",
+		levels: [7]level{anonymous: lvDownload, outsider: lvDownload, viewer: lvDownload, downloader: lvDownload, editor: lvDownload, owner: lvAdmin, siteAdmin: lvAdmin},
+		vars:   map[string]string{"id": cid, "doc": itoa(doc)}})
+}
+
+// smallDataRules: the list to those who may view the item, the file to
+// those who may download the document.
+func smallDataRules(rules map[string]rule) {
+	at := "{origin}/services/small-data/v1/item={id}"
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		rules[m+" /services/small-data/v1/{item}/"] = rule{kind: "items", plain: true, check: notShared,
+			targets: []target{{at + "/", canView}, {at + "/?key={key}", canView}}}
+		rules[m+" /services/small-data/v1/{item}"] = rule{kind: "items", plain: true, check: notShared,
+			targets: []target{{at, canView}}}
+		rules[m+" /services/small-data/v1/{item}/{document}/{filename}"] = rule{kind: "smallfiles", plain: true, check: notShared,
+			targets: []target{{at + "/{doc}/small.csv", canDown}, {at + "/{doc}/small.csv?key={key}", canDown}}}
 	}
 }
