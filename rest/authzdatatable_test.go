@@ -105,10 +105,10 @@ func (f *fixtures) addSmallDataOwners(t *testing.T) {
 func smallDataRules(rules map[string]rule) {
 	at := "{origin}/services/small-data/v1/item={id}"
 	for _, m := range []string{http.MethodGet, http.MethodHead} {
-		rules[m+" /services/small-data/v1/{item}/"] = rule{kind: "items", plain: true, check: notShared,
-			targets: []target{{at + "/", canView}, {at + "/?key={key}", canView}}}
+		// The list answers with and without its final slash (one route
+		// key).
 		rules[m+" /services/small-data/v1/{item}"] = rule{kind: "items", plain: true, check: notShared,
-			targets: []target{{at, canView}}}
+			targets: []target{{at + "/", canView}, {at + "/?key={key}", canView}, {at, canView}}}
 		rules[m+" /services/small-data/v1/{item}/{document}/{filename}"] = rule{kind: "smallfiles", plain: true, check: notShared,
 			targets: []target{{at + "/{doc}/small.csv", canDown}, {at + "/{doc}/small.csv?key={key}", canDown}}}
 	}
