@@ -7,7 +7,6 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -317,7 +316,11 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: query, logger: cfg.Logger,
 		Tiles: vectortiles.New(st, tiles, cfg.Logger), scratch: tmp}
 	s.Rasters = rastertiles.New(s.Tiles, sampler, cfg.RasterTileCacheBytes, cfg.Logger)
-	s.DataTable = datatable.New(ogcfeatures.New(st, cmp.Or(cfg.Query.Fresh, queryapi.DefaultConfig.Fresh), cfg.Logger))
+	tableFresh := cfg.Query.Fresh
+	if tableFresh <= 0 {
+		tableFresh = queryapi.DefaultConfig.Fresh
+	}
+	s.DataTable = datatable.New(ogcfeatures.New(st, tableFresh, cfg.Logger))
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()
 		blobs.Close()
