@@ -156,10 +156,10 @@ func need(t testing.TB, tool string) {
 // nodeRead is what scripts/pmtiles-reader/read.mjs says of an archive.
 type nodeRead struct {
 	Header struct {
-		SpecVersion, TileType, MinZoom, MaxZoom, CenterZoom int
-		TileCompression, InternalCompression                int
-		Clustered                                           bool
-		NumAddressedTiles, NumTileEntries, NumTileContents  int64
+		SpecVersion, TileType, MinZoom, MaxZoom, CenterZoom  int
+		TileCompression, InternalCompression                 int
+		Clustered                                            bool
+		NumAddressedTiles, NumTileEntries, NumTileContents   int64
 		MinLon, MinLat, MaxLon, MaxLat, CenterLon, CenterLat float64
 		LeafDirectoryLength                                  int64
 	} `json:"header"`
