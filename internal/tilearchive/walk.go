@@ -78,6 +78,11 @@ type Stats struct {
 // MaxBytes.
 var ErrTooLarge = errors.New("tilearchive: the archive exceeds its size limit")
 
+// ErrEmpty is returned by WritePMTiles when the walk found no non-empty
+// tile: a PMTiles directory must hold at least one entry, so no archive
+// is written (w receives nothing).
+var ErrEmpty = errors.New("tilearchive: no tile to write")
+
 // tooLarge wraps ErrTooLarge with what went over.
 func tooLarge(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrTooLarge}, args...)...)
@@ -88,7 +93,16 @@ type tile struct {
 	id      uint64
 	z, x, y int
 	data    []byte
-	sum     [sha256.Size]byte
+	sum     digest
+}
+
+// digest identifies a tile's content: the first 128 bits of its SHA-256
+// (collisions are out of reach at any archive size).
+type digest [16]byte
+
+func digestOf(b []byte) digest {
+	s := sha256.Sum256(b)
+	return digest(s[:16])
 }
 
 // walk visits the tiles of o level by level and calls emit for each
@@ -251,5 +265,5 @@ func makeTile(ctx context.Context, src Source, id uint64) (*tile, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	return &tile{id: id, z: z, x: x, y: y, data: data, sum: sha256.Sum256(data)}, nil
+	return &tile{id: id, z: z, x: x, y: y, data: data, sum: digestOf(data)}, nil
 }
