@@ -288,6 +288,10 @@ func TestPMTilesTooLarge(t *testing.T) {
 			t.Fatalf("limits %d tiles, %d bytes: %v, want ErrTooLarge", lim.MaxTiles, lim.MaxBytes, err)
 		}
 	}
+	// A first level too large to list: the world at zoom 13.
+	if _, err := WritePMTiles(context.Background(), &bytes.Buffer{}, t.TempDir(), src, Options{MinZoom: 13, MaxZoom: 13, Type: TypeMVT}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("the world at zoom 13: %v", err)
+	}
 	if _, err := WritePMTiles(context.Background(), &bytes.Buffer{}, t.TempDir(), src, Options{MaxZoom: 40, Type: TypeMVT}); err == nil {
 		t.Fatal("zoom 40 accepted")
 	}

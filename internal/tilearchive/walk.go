@@ -105,6 +105,10 @@ func digestOf(b []byte) digest {
 	return digest(s[:16])
 }
 
+// maxFirstLevel bounds the tiles of the walk's first zoom, every one of
+// which is listed before the walk starts (8 bytes each).
+const maxFirstLevel = 1 << 24
+
 // walk visits the tiles of o level by level and calls emit for each
 // non-empty tile in tile-ID order, from one goroutine. It returns the
 // number of empty tiles visited.
@@ -117,6 +121,9 @@ func walk(ctx context.Context, src Source, o Options, box [4]float64, emit func(
 	var done int64
 	var level []uint64 // the tile IDs to visit at zoom z, sorted
 	first := spanOf(box, o.MinZoom)
+	if first.count() > maxFirstLevel {
+		return 0, tooLarge("%d tiles at zoom %d, the walk's first level (at most %d)", first.count(), o.MinZoom, maxFirstLevel)
+	}
 	level = make([]uint64, 0, first.count())
 	for x := first.x0; x <= first.x1; x++ {
 		for y := first.y0; y <= first.y1; y++ {
