@@ -25,12 +25,17 @@ import (
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
+// cacheBytes is the tile cache of the servers the phases start (-cache-bytes).
+var cacheBytes = vectortiles.DefaultConfig.CacheBytes
+
 // open starts Geopub's server over the SQLite store in dataDir, as
-// `geopub serve` would (default tile cache), logging nothing.
+// `geopub serve` would (with a tile cache of cacheBytes), logging nothing.
 func open(ctx context.Context, dataDir string) (*server.Server, error) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tiles := vectortiles.DefaultConfig
+	tiles.CacheBytes = cacheBytes
 	return server.New(ctx, server.Config{DataDir: dataDir, Logger: logger,
-		Tiles: vectortiles.DefaultConfig, Jobs: jobs.Config{Workers: 1, Logger: logger}})
+		Tiles: tiles, Jobs: jobs.Config{Workers: 1, Logger: logger}})
 }
 
 // load stores n points spread uniformly over New Zealand (benchkit's
@@ -71,9 +76,35 @@ func warm(ctx context.Context, dataDir string) (*server.Server, time.Duration, e
 type buildResult struct {
 	Stats  tilearchive.Stats `json:"stats"`
 	Wall   time.Duration     `json:"wall"`
-	Warm   time.Duration     `json:"warm"`
-	HWM    int64             `json:"hwm"`
 	Output int64             `json:"output"`
+	mem
+}
+
+// mem is a phase's memory: the process's peak RSS before the timed part
+// (server and feature indexes) and at its end, the live Go heap's peak
+// during it, the feature indexes' and the tile cache's bytes at the end.
+type mem struct {
+	Warm      time.Duration `json:"warm"`
+	HWMBefore int64         `json:"hwm_before"`
+	HWM       int64         `json:"hwm"`
+	HeapPeak  uint64        `json:"heap_peak"`
+	Index     int64         `json:"index"`
+	Cache     int64         `json:"cache"`
+}
+
+// measure samples the heap until the returned function is called, which
+// fills in the rest of m.
+func (m *mem) measure(srv *server.Server) func() {
+	m.HWMBefore = benchkit.VmHWM()
+	stop, peak := make(chan struct{}), make(chan uint64)
+	go benchkit.SamplePeakHeap(stop, peak)
+	return func() {
+		close(stop)
+		m.HeapPeak = <-peak
+		m.HWM = benchkit.VmHWM()
+		m.Index = srv.Query.MemoryUsed()
+		m.Cache = srv.Tiles.CacheBytes()
+	}
 }
 
 // build writes layer id's PMTiles archive, zooms minZ..maxZ over the
@@ -125,6 +156,7 @@ func build(ctx context.Context, dataDir string, id, minZ, maxZ, workers int, out
 		return r, err
 	}
 	defer f.Close()
+	done := r.measure(srv)
 	start := time.Now()
 	r.Stats, err = tilearchive.WritePMTiles(ctx, f, "", src, tilearchive.Options{
 		MinZoom: minZ, MaxZoom: maxZ, Bounds: box, Type: tilearchive.TypeMVT, Workers: workers,
@@ -136,8 +168,8 @@ func build(ctx context.Context, dataDir string, id, minZ, maxZ, workers int, out
 		return r, err
 	}
 	r.Wall = time.Since(start)
+	done()
 	r.Output = r.Stats.Bytes
-	r.HWM = benchkit.VmHWM()
 	return r, lw.Flush()
 }
 
@@ -146,8 +178,7 @@ type fetchResult struct {
 	Tiles int64         `json:"tiles"`
 	Bytes int64         `json:"bytes"`
 	Wall  time.Duration `json:"wall"`
-	Warm  time.Duration `json:"warm"`
-	HWM   int64         `json:"hwm"`
+	mem
 }
 
 // fetch starts a fresh server (cold tile cache, warm feature indexes)
@@ -171,6 +202,7 @@ func fetch(ctx context.Context, dataDir string, id int, list string, conc int) (
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 	var next, bytes atomic.Int64
 	errs := make(chan error, conc)
+	done := r.measure(srv)
 	start := time.Now()
 	for range conc {
 		go func() {
@@ -202,9 +234,9 @@ func fetch(ctx context.Context, dataDir string, id int, list string, conc int) (
 		}
 	}
 	r.Wall = time.Since(start)
+	done()
 	r.Tiles = int64(len(tiles))
 	r.Bytes = bytes.Load()
-	r.HWM = benchkit.VmHWM()
 	return r, nil
 }
 
