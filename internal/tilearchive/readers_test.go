@@ -254,6 +254,10 @@ func checkWithNode(t *testing.T, src Source, o Options, wantType int) *nodeRead 
 			}
 			continue
 		}
+		if o.Compressed {
+			// The reader undoes the archive's tile compression.
+			want = gunzip(t, want)
+		}
 		sum := sha256.Sum256(want)
 		if got == nil || got.SHA256 != hex.EncodeToString(sum[:]) {
 			t.Fatalf("tile %s: read %+v, want %d bytes", k, got, len(want))
@@ -282,6 +286,21 @@ func TestPMTilesReadByPMTilesJS(t *testing.T) {
 		layers, _ := r.Metadata["vector_layers"].([]any)
 		if len(layers) != 1 || layers[0].(map[string]any)["id"] != "layer-1" {
 			t.Fatalf("vector_layers %v", r.Metadata["vector_layers"])
+		}
+	})
+	t.Run("gzipped", func(t *testing.T) {
+		// Gzipped tiles, as the tile cache holds them: tile compression
+		// gzip in the header, and the reader hands back the plain tile.
+		src := SourceFunc(func(_ context.Context, z, x, y int) ([]byte, error) {
+			if z >= 6 && (x+y)%3 == 0 {
+				return nil, nil
+			}
+			return gzipBytes(unique(z, x, y))
+		})
+		r := checkWithNode(t, src, Options{MinZoom: 0, MaxZoom: 8, Bounds: [4]float64{166, -47, 179, -34}, Type: TypeMVT,
+			Compressed: true, Name: "gz", Attribution: "test"}, 1)
+		if r.Header.TileCompression != compressionGzip {
+			t.Fatalf("tile compression %d", r.Header.TileCompression)
 		}
 	})
 	t.Run("png", func(t *testing.T) {
