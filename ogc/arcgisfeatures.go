@@ -30,13 +30,13 @@ type featureServer struct {
 func (a *ArcGIS) mountFeatureServer(r chi.Router) {
 	h := &featureServer{a: a, gs: geoservices.New(a.feats)}
 	routes := map[string]http.HandlerFunc{
-		ArcGISPath + "/info":                                        h.info,
-		ArcGISPath + "/services":                                    h.directory,
-		ArcGISPath + "/services/{name}/FeatureServer":               h.service,
-		ArcGISPath + "/services/{name}/FeatureServer/{layer}":       h.layer(false),
-		ArcGISPath + "/services/{name}/FeatureServer/{layer}/query": h.query(false),
-		ArcGISPath + "/services/{name}/MapServer/{layer}":           h.layer(true),
-		ArcGISPath + "/services/{name}/MapServer/{layer}/query":     h.query(true),
+		ArcGISPath + "/info":                                               h.info,
+		ArcGISPath + "/services":                                           h.directory,
+		ArcGISPath + "/services/{name}/FeatureServer":                      h.service,
+		ArcGISPath + "/services/{name}/FeatureServer/{layer:[0-9]+}":       h.layer(false),
+		ArcGISPath + "/services/{name}/FeatureServer/{layer:[0-9]+}/query": h.query(false),
+		ArcGISPath + "/services/{name}/MapServer/{layer:[0-9]+}":           h.layer(true),
+		ArcGISPath + "/services/{name}/MapServer/{layer:[0-9]+}/query":     h.query(true),
 	}
 	for p, fn := range routes {
 		r.Get(p, fn)
@@ -99,8 +99,8 @@ func (h *featureServer) fail(w http.ResponseWriter, r *http.Request, err error) 
 	writeArcGISError(w, e)
 }
 
+// info answers anyone: it names no dataset.
 func (h *featureServer) info(w http.ResponseWriter, r *http.Request) {
-	auth.SetAcceptedScopes(w.Header(), arcgisQueryScopes)
 	writeArcGISJSON(w, r, map[string]any{
 		"currentVersion": geoservices.CurrentVersion, "fullVersion": "11.3.0", "soapUrl": nil, "secureSoapUrl": nil,
 		"authInfo": map[string]any{"isTokenBasedSecurity": false},

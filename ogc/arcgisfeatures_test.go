@@ -271,6 +271,12 @@ func TestArcGISQuery(t *testing.T) {
 		if _, ok := fs.Features[0].Attributes["rank"]; ok || fs.Features[0].Attributes["name"] != "Point 0" {
 			t.Errorf("outFields=name: %v", fs.Features[0].Attributes)
 		}
+		// Where clauses, OBJECTID among the fields.
+		fs = esriFeatures{}
+		arcgisJSON(t, e, "", base+"where="+url.QueryEscape("OBJECTID >= 160 AND name LIKE 'Point%' AND rank IN (0, 9)")+"&outFields=*&f=json", 200, &fs)
+		if fmt.Sprint(fs.ids()) != "[163 172]" {
+			t.Errorf("where: %v", fs.ids())
+		}
 		// Counts, ids, extent, order, statistics.
 		fs = esriFeatures{}
 		arcgisJSON(t, e, "", base+"where=1%3D1&returnCountOnly=true&f=json", 200, &fs)

@@ -44,6 +44,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keys = append(keys, arcgisRouterKeys(t)...)
 	return keys
 }
 
@@ -54,6 +55,7 @@ func serviceRules(rules map[string]rule) {
 	featureRules(rules)
 	wfsRules(rules)
 	tileRules(rules)
+	arcgisRules(rules)
 	dataTableRules(rules)
 }
 

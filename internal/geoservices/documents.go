@@ -123,7 +123,6 @@ func LayerDoc(c *ogcfeatures.Collection, id int) map[string]any {
 		d["geometryType"] = GeometryType(c)
 		d["extent"] = ExtentDoc(c.Extent, WGS84)
 		d["sourceSpatialReference"] = WGS84.Doc()
-		d["drawingInfo"] = map[string]any{"renderer": nil}
 		d["minScale"], d["maxScale"] = 0, 0
 	}
 	return d

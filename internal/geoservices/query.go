@@ -12,6 +12,7 @@ import (
 
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/cql2"
+	"github.com/geopub/geopub/internal/esriwhere"
 	"github.com/geopub/geopub/internal/ogcfeatures"
 )
 
@@ -58,6 +59,9 @@ type Query struct {
 	CountOnly, IDsOnly, ExtentOnly bool
 	Statistics                     []Statistic
 	GroupBy                        []string
+	// Quantize, for f=pbf, is quantizationParameters (nil: chosen per
+	// page).
+	Quantize *Quantization
 	// key names the filter (not the page nor the output) for the caches.
 	key string
 }
@@ -175,6 +179,11 @@ func ParseQuery(p url.Values, c *ogcfeatures.Collection) (*Query, error) {
 			return nil, BadRequest("Invalid or missing input parameters.", fmt.Sprintf("groupByFieldsForStatistics names at most %d fields", maxSortFields))
 		}
 	}
+	if s := get("quantizationParameters"); s != "" {
+		if q.Quantize, err = parseQuantization(s); err != nil {
+			return nil, BadRequest("Invalid or missing input parameters.", err.Error())
+		}
+	}
 	q.key = strings.Join([]string{get("where"), get("objectIds"), get("geometry"), get("geometryType"), get("spatialRel"), get("inSR")}, "\x00")
 	return q, nil
 }
@@ -185,17 +194,12 @@ func parseWhere(s string, c *ogcfeatures.Collection) (cql2.Expr, error) {
 	if s == "" {
 		return nil, nil
 	}
-	e, err := esriWhere(s, c.Fields)
+	e, err := esriwhere.Parse(s, esriwhere.FieldsOf(c.Fields, ObjectIDField))
 	if err != nil {
 		return nil, BadRequest("Unable to complete operation.", "where: "+clip(err.Error()))
 	}
 	if e == nil {
 		return nil, nil
-	}
-	for _, name := range cql2.Properties(e) {
-		if _, ok := field(c, name); !ok && !c.IsGeometry(name) {
-			return nil, BadRequest("Unable to complete operation.", fmt.Sprintf("where: %q is not a field of this layer", clip(name)))
-		}
 	}
 	return e, nil
 }
@@ -395,7 +399,7 @@ func (q *Query) parseGeometry(p url.Values, c *ogcfeatures.Collection) error {
 
 // Filter is the query's selection as ogcfeatures reads it.
 func (q *Query) Filter(c *ogcfeatures.Collection) ogcfeatures.Filter {
-	f := ogcfeatures.Filter{Collection: c, FIDs: q.ObjectIDs}
+	f := ogcfeatures.Filter{Collection: c, FIDs: q.ObjectIDs, FIDProperty: ObjectIDField}
 	var exprs []cql2.Expr
 	if q.Where != nil {
 		exprs = append(exprs, q.Where)

@@ -56,6 +56,9 @@ type Filter struct {
 	// FIDs, when not nil, keeps only features with these ids (WFS
 	// resource ids); an empty non-nil list keeps none.
 	FIDs []int64
+	// FIDProperty, when set, names a property Expr sees holding each
+	// feature's id (as a float64): GeoServices' OBJECTID.
+	FIDProperty string
 }
 
 // empty reports whether f selects everything.
@@ -137,7 +140,7 @@ func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIn
 		last = Cursor{FID: it.FID, Row: it.Row}
 		hasBox := box[0].Valid && box[1].Valid && box[2].Valid && box[3].Valid
 		b := [4]float64{box[0].Float64, box[1].Float64, box[2].Float64, box[3].Float64}
-		if !f.matches(raw, attrs, b, hasBox) {
+		if !f.matches(it.FID, raw, attrs, b, hasBox) {
 			continue
 		}
 		if len(page.Items) == limit {
@@ -257,7 +260,7 @@ func (s *Service) ph(query string) string {
 }
 
 // matches applies the exact tests to a candidate row.
-func (f Filter) matches(g, attrs []byte, box [4]float64, hasBox bool) bool {
+func (f Filter) matches(fid int64, g, attrs []byte, box [4]float64, hasBox bool) bool {
 	if len(f.Boxes) > 0 {
 		if !hasBox || len(g) == 0 {
 			return false
@@ -275,8 +278,17 @@ func (f Filter) matches(g, attrs []byte, box [4]float64, hasBox bool) bool {
 			return false
 		}
 	}
-	if f.Expr != nil && !cql2.Match(f.Expr, filterFeature(f.Collection, g, attrs)) {
-		return false
+	if f.Expr != nil {
+		ft := filterFeature(f.Collection, g, attrs)
+		if f.FIDProperty != "" {
+			if ft.Props == nil {
+				ft.Props = map[string]any{}
+			}
+			ft.Props[f.FIDProperty] = float64(fid)
+		}
+		if !cql2.Match(f.Expr, ft) {
+			return false
+		}
 	}
 	return true
 }
