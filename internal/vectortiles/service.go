@@ -128,6 +128,9 @@ type Layer struct {
 	Extent []float64
 	// Width is a grid or raster version's width in cells.
 	Width int
+	// GeometryType is a vector version's geometry type (point,
+	// multipolygon, ...; see internal/ingest).
+	GeometryType string
 	Owner access.ServiceOwner
 }
 
@@ -149,7 +152,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
+		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth, GeometryType: v.GeometryType,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: dataservices.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.layers.Put(id, out, now.Add(s.cfg.Fresh))
@@ -270,6 +273,9 @@ type Set struct {
 	Title         string
 	// ETag names the set's version and its visible members' versions.
 	ETag string
+	// Members are all the set's member ids in set order (those the
+	// caller may not use included): a member's place in it names it.
+	Members []int
 }
 
 // UsableSet returns set id if v may use it through every one of svcs,
@@ -280,7 +286,7 @@ func (s *Service) UsableSet(ctx context.Context, v *access.Viewer, id int, svcs,
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Set{ID: p.id, VersionID: p.versionID, Title: p.title, ETag: setETag(p, ls)}, ls, nil
+	return &Set{ID: p.id, VersionID: p.versionID, Title: p.title, ETag: setETag(p, ls), Members: p.members}, ls, nil
 }
 
 func (s *Service) usableSetOf(ctx context.Context, v *access.Viewer, id int, svcs []string,
