@@ -131,7 +131,7 @@ type Layer struct {
 	// GeometryType is a vector version's geometry type (point,
 	// multipolygon, ...; see internal/ingest).
 	GeometryType string
-	Owner access.ServiceOwner
+	Owner        access.ServiceOwner
 }
 
 // layer returns a published layer of any kind (not a table), nil when
