@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/geoservices"
 	"github.com/geopub/geopub/internal/rastertiles"
+	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/web/mappreview"
 )
@@ -419,6 +420,67 @@ func TestArcGISVectorTileServer(t *testing.T) {
 			geoservices.StyleFillOpacity != mappreview.FillOpacity || geoservices.StyleLineColor != mappreview.LineColor ||
 			geoservices.StylePointColor != mappreview.PointColor {
 			t.Fatal("the root style's colours are not the map preview's")
+		}
+	})
+}
+
+// Who may use the map services: the owner of a private layer with a
+// token; anonymous callers get 401, others without permission 404, a
+// token without the scope 403, all as Esri error documents; a public
+// layer serves anonymous callers; tables have no map; with the site's
+// esri_map setting off every MapServer route is 404.
+func TestArcGISMapAccess(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		f := newFixture(t, e)
+		box := "bbox=173.9,-41.1,174.1,-40.9&bboxSR=4326&size=32,32"
+		mapRoutes := []string{"/MapServer?f=json", "/MapServer/export?" + box + "&f=image", "/MapServer/export?" + box + "&f=json", "/MapServer/tile/1/1/1"}
+		vtsRoutes := []string{"/VectorTileServer?f=json", "/VectorTileServer/tile/1/1/1.pbf", "/VectorTileServer/resources/styles/root.json"}
+		all := append(append([]string{}, mapRoutes...), vtsRoutes...)
+		private := arcgisServices + "layer_" + itoa(f.private)
+		for _, p := range all {
+			if resp, body := arcgisGet(t, e, private+p, f.owner.Key, nil); resp.StatusCode != http.StatusOK {
+				t.Fatalf("owner %s: %d %s", p, resp.StatusCode, body)
+			}
+			resp, body := arcgisGet(t, e, private+p, "", nil)
+			esriError(t, resp, body, http.StatusUnauthorized)
+			resp, body = arcgisGet(t, e, private+p, f.reader.Key, nil)
+			esriError(t, resp, body, http.StatusNotFound)
+			resp, body = arcgisGet(t, e, private+p, f.noScope, nil)
+			if er := esriError(t, resp, body, http.StatusForbidden); !strings.Contains(er.Message, "scope") {
+				t.Fatalf("no scope %s: %+v", p, er)
+			}
+			// The key in the header works as on every service.
+			if resp, body := fetch(t, e, private+p, map[string]string{"Authorization": "key " + f.owner.Key}); resp.StatusCode != http.StatusOK {
+				t.Fatalf("header key %s: %d %s", p, resp.StatusCode, body)
+			}
+			// A public layer serves anonymous callers.
+			if resp, body := arcgisGet(t, e, arcgisServices+"layer_"+itoa(f.points)+p, "", nil); resp.StatusCode != http.StatusOK {
+				t.Fatalf("anonymous on a public layer %s: %d %s", p, resp.StatusCode, body)
+			}
+			// Tables have no map.
+			resp, body = arcgisGet(t, e, arcgisServices+"layer_"+itoa(f.table)+p, f.owner.Key, nil)
+			esriError(t, resp, body, http.StatusNotFound)
+		}
+		// A bad token is Esri's invalid token (498, as HTTP 401).
+		resp, body := arcgisGet(t, e, private+"/MapServer?f=json", "not-a-key", nil)
+		if er := esriError(t, resp, body, http.StatusUnauthorized); er.Code != geoservices.CodeInvalidToken {
+			t.Fatalf("bad token: %+v", er)
+		}
+
+		admin := e.NewUser(t, "Admin", servertest.SiteAdmin)
+		put := e.Do(t, servertest.Request{Method: http.MethodPut, Path: "/site/settings/", Key: admin.Key, Body: `{"esri_map": false}`})
+		if put.Status != http.StatusOK {
+			t.Fatalf("turning esri_map off: %d %s", put.Status, put.Body)
+		}
+		waitFresh()
+		for _, p := range mapRoutes {
+			resp, body := arcgisGet(t, e, private+p, f.owner.Key, nil)
+			esriError(t, resp, body, http.StatusNotFound)
+		}
+		for _, p := range vtsRoutes {
+			if resp, body := arcgisGet(t, e, private+p, f.owner.Key, nil); resp.StatusCode != http.StatusOK {
+				t.Fatalf("vector tiles with esri_map off %s: %d %s", p, resp.StatusCode, body)
+			}
 		}
 	})
 }

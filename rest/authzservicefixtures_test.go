@@ -44,6 +44,7 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 	// Image tiles and WMTS serve grids too.
 	f.addGrids(t)
 	f.objects["rasterowners"] = slices.Concat(f.objects["tileowners"], f.objects["grids"])
+	f.addArcGISMapOwners(t)
 }
 
 // roadsLayer imports the fixtures' roads as a new layer, returning its
