@@ -72,13 +72,15 @@ func (a *ArcGIS) mapStart(w http.ResponseWriter, r *http.Request, scope, svc str
 	allowAnyOrigin(h)
 	ctx := r.Context()
 	p := auth.FromContext(ctx)
+	if !p.HasScope(scope) {
+		// 401 naming the scope, as every service answers it, on
+		// every path.
+		writeArcGISError(w, &geoservices.Error{Code: http.StatusUnauthorized, Message: "This token lacks the " + scope + " scope."})
+		return nil, false
+	}
 	name, ok := geoservices.ParseServiceName(chi.URLParam(r, "name"))
 	if !ok || (svc == serviceVectorEsri && name.Kind != geoservices.KindLayer) {
 		writeArcGISError(w, geoservices.NotFound("Service not found: map services are layer_{id}/MapServer and set_{id}/MapServer, vector tile services layer_{id}/VectorTileServer."))
-		return nil, false
-	}
-	if !p.HasScope(scope) {
-		writeArcGISError(w, &geoservices.Error{Code: http.StatusForbidden, Message: "This token lacks the " + scope + " scope."})
 		return nil, false
 	}
 	v, err := a.tiles.Viewer(ctx, p)

@@ -426,7 +426,7 @@ func TestArcGISVectorTileServer(t *testing.T) {
 
 // Who may use the map services: the owner of a private layer with a
 // token; anonymous callers get 401, others without permission 404, a
-// token without the scope 403, all as Esri error documents; a public
+// token without the scope 401 naming it, all as Esri error documents; a public
 // layer serves anonymous callers; tables have no map; with the site's
 // esri_map setting off every MapServer route is 404.
 func TestArcGISMapAccess(t *testing.T) {
@@ -446,7 +446,7 @@ func TestArcGISMapAccess(t *testing.T) {
 			resp, body = arcgisGet(t, e, private+p, f.reader.Key, nil)
 			esriError(t, resp, body, http.StatusNotFound)
 			resp, body = arcgisGet(t, e, private+p, f.noScope, nil)
-			if er := esriError(t, resp, body, http.StatusForbidden); !strings.Contains(er.Message, "scope") {
+			if er := esriError(t, resp, body, http.StatusUnauthorized); !strings.Contains(er.Message, "scope") {
 				t.Fatalf("no scope %s: %+v", p, er)
 			}
 			// The key in the header works as on every service.
