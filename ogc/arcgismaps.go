@@ -103,10 +103,7 @@ func (a *ArcGIS) mapStart(w http.ResponseWriter, r *http.Request, scope, svc str
 		var ls []*vectortiles.Layer
 		set, ls, err = a.tiles.UsableSet(ctx, v, name.ID, []string{svc}, []string{svc})
 		if err == nil {
-			t.title, t.layers, t.versions = set.Title, ls, set.ETag
-			for _, l := range ls {
-				t.ids = append(t.ids, memberPlace(set.Members, l.ID))
-			}
+			t.title, t.layers, t.versions, t.ids = set.Title, ls, set.ETag, mapLayerIDs(ls)
 		}
 	}
 	if err != nil {
@@ -116,14 +113,22 @@ func (a *ArcGIS) mapStart(w http.ResponseWriter, r *http.Request, scope, svc str
 	return t, true
 }
 
-// memberPlace is a member's place in its set's members.
-func memberPlace(members []int, id int) int {
-	for i, m := range members {
-		if m == id {
-			return i
+// mapLayerIDs numbers a set's map layers as its FeatureServer and
+// MapServer layer resources do (geoservices.Service.Layers): the vector
+// members the caller may use by their index in set order, then the grid
+// and raster members (which have no layer resource).
+func mapLayerIDs(ls []*vectortiles.Layer) []int {
+	ids := make([]int, len(ls))
+	n := 0
+	for _, vector := range []bool{true, false} {
+		for i, l := range ls {
+			if (l.Kind == layer.KindVector) == vector {
+				ids[i] = n
+				n++
+			}
 		}
 	}
-	return -1
+	return ids
 }
 
 // mapRefuse answers a dataset the caller may not use as the tile

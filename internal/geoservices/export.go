@@ -49,10 +49,10 @@ func (c LayerChoice) Shows(id int) bool {
 // acceptedSRs names the spatial references accepted, for messages.
 const acceptedSRs = "4326 (WGS 84 longitude, latitude), 3857, 102100, 102113 and 900913 (Web Mercator)"
 
-// ParseSR reads a spatial reference parameter: a well-known id or
+// parseMapSR reads a map picture's spatial reference parameter: a well-known id or
 // {"wkid": ..., "latestWkid": ...}; it returns 4326 or 3857, or an error
 // naming what is accepted. Empty gives def.
-func ParseSR(name, s string, def int) (int, *Error) {
+func parseMapSR(name, s string, def int) (int, *Error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return def, nil
@@ -97,7 +97,7 @@ func ParseExport(get func(string) string) (*Export, *Error) {
 	default:
 		return nil, BadRequest("Unsupported f "+strconv.Quote(f)+".", "f: accepted are image, json and pjson.")
 	}
-	bboxSR, perr := ParseSR("bboxSR", get("bboxSR"), 0)
+	bboxSR, perr := parseMapSR("bboxSR", get("bboxSR"), 0)
 	if perr != nil {
 		return nil, perr
 	}
@@ -111,7 +111,7 @@ func ParseExport(get func(string) string) (*Export, *Error) {
 	if bboxSR == 0 {
 		bboxSR = WKIDLatest
 	}
-	if e.ImageSR, perr = ParseSR("imageSR", get("imageSR"), bboxSR); perr != nil {
+	if e.ImageSR, perr = parseMapSR("imageSR", get("imageSR"), bboxSR); perr != nil {
 		return nil, perr
 	}
 	if perr := checkBox(box, bboxSR); perr != nil {
@@ -174,7 +174,7 @@ func parseBox(s string) (box [4]float64, sr int, perr *Error) {
 		}
 		box = [4]float64{*env.XMin, *env.YMin, *env.XMax, *env.YMax}
 		if len(env.SpatialReference) > 0 {
-			if sr, perr = ParseSR("bbox spatialReference", string(env.SpatialReference), 0); perr != nil {
+			if sr, perr = parseMapSR("bbox spatialReference", string(env.SpatialReference), 0); perr != nil {
 				return box, 0, perr
 			}
 		}

@@ -9,7 +9,6 @@ package geoservices
 const (
 	MaxImageSide     = 4096
 	DefaultImageSide = 400
-	CurrentVersion   = 10.81
 )
 
 // MapLayer is one layer of a map service.

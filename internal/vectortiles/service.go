@@ -273,9 +273,6 @@ type Set struct {
 	Title         string
 	// ETag names the set's version and its visible members' versions.
 	ETag string
-	// Members are all the set's member ids in set order (those the
-	// caller may not use included): a member's place in it names it.
-	Members []int
 }
 
 // UsableSet returns set id if v may use it through every one of svcs,
@@ -286,7 +283,7 @@ func (s *Service) UsableSet(ctx context.Context, v *access.Viewer, id int, svcs,
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Set{ID: p.id, VersionID: p.versionID, Title: p.title, ETag: setETag(p, ls), Members: p.members}, ls, nil
+	return &Set{ID: p.id, VersionID: p.versionID, Title: p.title, ETag: setETag(p, ls)}, ls, nil
 }
 
 func (s *Service) usableSetOf(ctx context.Context, v *access.Viewer, id int, svcs []string,
