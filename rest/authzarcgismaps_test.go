@@ -2,7 +2,13 @@ package rest_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/ogc"
 )
 
 // The GeoServices map services in the authorization matrix (issue 28):
@@ -41,6 +47,32 @@ func (f *fixtures) addArcGISMapOwners(t *testing.T) {
 		}
 		f.objects["vtsowners"] = append(f.objects["vtsowners"], n)
 	}
+}
+
+// arcgisMapRouteSuffixes are the map service routes below
+// /services/arcgis/rest/services/{name}.
+var arcgisMapRouteSuffixes = []string{"/MapServer", "/MapServer/export", "/MapServer/tile/{z}/{y}/{x}", "/VectorTileServer",
+	"/VectorTileServer/tile/{z}/{y}/{x}", "/VectorTileServer/resources/styles/root.json"}
+
+// arcgisMapRouterKeys are the map service routes of the GeoServices door
+// (its FeatureServer routes have their own rules).
+func arcgisMapRouterKeys(t *testing.T, feats *ogcfeatures.Service) []string {
+	t.Helper()
+	r := chi.NewRouter()
+	ogc.NewArcGIS(feats, nil, nil, "", nil).Mount(r)
+	var keys []string
+	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		for _, s := range arcgisMapRouteSuffixes {
+			if rest, ok := strings.CutPrefix(route, "/services/arcgis/rest/services/{name}"); ok && rest == s {
+				keys = append(keys, routeKey(method, route))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
 
 func arcgisMapRules(rules map[string]rule) {

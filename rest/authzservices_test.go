@@ -35,7 +35,6 @@ func serviceRouterKeys(t *testing.T) []string {
 	feats := ogcfeatures.New(&store.Store{}, 0, nil)
 	ogc.NewFeatures(feats, "").Mount(r)
 	ogc.NewWFS(wfsserver.New(feats), "").Mount(r)
-	ogc.NewArcGIS(nil, nil, nil, "", nil).Mount(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))
@@ -44,7 +43,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return keys
+	return append(keys, arcgisMapRouterKeys(t, feats)...)
 }
 
 // serviceRules: OGC API - Features and WFS serve the collections
