@@ -51,8 +51,9 @@ func (f *fixtures) addArcGISMapOwners(t *testing.T) {
 
 // arcgisMapRouteSuffixes are the map service routes below
 // /services/arcgis/rest/services/{name}.
-var arcgisMapRouteSuffixes = []string{"/MapServer", "/MapServer/export", "/MapServer/tile/{z}/{y}/{x}", "/VectorTileServer",
-	"/VectorTileServer/tile/{z}/{y}/{x}", "/VectorTileServer/resources/styles/root.json"}
+// (the services' roots also with a final slash, as Esri Leaflet asks).
+var arcgisMapRouteSuffixes = []string{"/MapServer", "/MapServer/", "/MapServer/export", "/MapServer/tile/{z}/{y}/{x}",
+	"/VectorTileServer", "/VectorTileServer/", "/VectorTileServer/tile/{z}/{y}/{x}", "/VectorTileServer/resources/styles/root.json"}
 
 // arcgisMapRouterKeys are the map service routes of the GeoServices door
 // (its FeatureServer routes have their own rules).
@@ -85,11 +86,11 @@ func arcgisMapRules(rules map[string]rule) {
 		kind  string
 		paths []string
 	}{
-		"/MapServer":        {"esrimapowners", []string{in + "/MapServer?f=json", in + "/MapServer?f=pjson&key={key}"}},
+		"/MapServer":        {"esrimapowners", []string{in + "/MapServer?f=json", in + "/MapServer?f=pjson&key={key}", in + "/MapServer/?f=json&key={key}"}},
 		"/MapServer/export": {"esrimapowners", []string{in + "/MapServer/export?" + box + "&f=image", in + "/MapServer/export?" + box + "&f=json&key={key}"}},
 		"/MapServer/tile/{z}/{y}/{x}": {"esrimapowners", []string{in + "/MapServer/tile/" + tile, in + "/MapServer/tile/" + tile + "?key={key}",
 			"{origin}/services;key={key}/arcgis/rest/services/{an}/MapServer/tile/" + tile}},
-		"/VectorTileServer":                            {"vtsowners", []string{in + "/VectorTileServer?f=json", in + "/VectorTileServer?f=json&key={key}"}},
+		"/VectorTileServer":                            {"vtsowners", []string{in + "/VectorTileServer?f=json", in + "/VectorTileServer?f=json&key={key}", in + "/VectorTileServer/?f=json"}},
 		"/VectorTileServer/tile/{z}/{y}/{x}":           {"vtsowners", []string{in + "/VectorTileServer/tile/" + tile + ".pbf", in + "/VectorTileServer/tile/" + tile + ".pbf?key={key}"}},
 		"/VectorTileServer/resources/styles/root.json": {"vtsowners", []string{in + "/VectorTileServer/resources/styles/root.json?key={key}"}},
 	}
