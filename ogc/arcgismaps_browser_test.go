@@ -158,14 +158,10 @@ func TestArcGISEsriLeaflet(t *testing.T) {
 		key := e.Token(t, owner.User, "wxs:wms tiles query")
 		mapURL := arcgisServices + "layer_" + itoa(sq) + "/MapServer"
 		featURL := arcgisServices + "layer_" + itoa(pts) + "/FeatureServer/0"
-		// The FeatureServer is another branch's: the FeatureLayer half
-		// runs once it is served.
-		withFeatures := false
-		if resp, _ := arcgisGet(t, e, featURL+"?f=json", key, nil); resp.StatusCode == http.StatusOK {
-			withFeatures = true
-		} else {
-			t.Logf("FeatureServer not served (%d): the FeatureLayer half is left out", resp.StatusCode)
+		if resp, body := arcgisGet(t, e, featURL+"?f=json", key, nil); resp.StatusCode != http.StatusOK {
+			t.Fatalf("FeatureServer layer: %d %s", resp.StatusCode, body)
 		}
+		withFeatures := true
 		const marker = "#7b2cbf"
 		cfg, _ := json.Marshal(map[string]any{"map": mapURL, "features": featURL, "withFeatures": withFeatures, "token": key,
 			"center": []float64{south + span*0.375, west + span/2}, "marker": marker})
