@@ -35,6 +35,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	feats := ogcfeatures.New(&store.Store{}, 0, nil)
 	ogc.NewFeatures(feats, "").Mount(r)
 	ogc.NewWFS(wfsserver.New(feats), "").Mount(r)
+	mountDataTable(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))
@@ -54,6 +55,7 @@ func serviceRules(rules map[string]rule) {
 	wfsRules(rules)
 	tileRules(rules)
 	arcgisMapRules(rules)
+	dataTableRules(rules)
 }
 
 const featuresAt = "{origin}/services/ogc/features"
