@@ -45,8 +45,45 @@ func NewArcGIS(feats *ogcfeatures.Service, tiles *vectortiles.Service, rasters *
 // Mount adds the routes to r, which must run ArcGISToken and the auth
 // middleware that accepts ?key= (with ArcGISAuthFailure).
 func (a *ArcGIS) Mount(r chi.Router) {
-	a.mountFeatureServer(r)
-	a.mountMapServer(r)
+	a.mountFeatureServer(slashed{r})
+	a.mountMapServer(slashed{r})
+}
+
+// slashed registers the service and layer resources (paths ending in
+// Server or Server/{layer}) also with a final slash: Esri Leaflet asks
+// for the URL it was given with one added (MapServer/?f=json).
+type slashed struct{ chi.Router }
+
+func slashedToo(p string) bool {
+	return strings.HasSuffix(p, "Server") || strings.HasSuffix(p, "Server/{layer}")
+}
+
+func (s slashed) Get(p string, h http.HandlerFunc) {
+	s.Router.Get(p, h)
+	if slashedToo(p) {
+		s.Router.Get(p+"/", h)
+	}
+}
+
+func (s slashed) Head(p string, h http.HandlerFunc) {
+	s.Router.Head(p, h)
+	if slashedToo(p) {
+		s.Router.Head(p+"/", h)
+	}
+}
+
+func (s slashed) Post(p string, h http.HandlerFunc) {
+	s.Router.Post(p, h)
+	if slashedToo(p) {
+		s.Router.Post(p+"/", h)
+	}
+}
+
+func (s slashed) Options(p string, h http.HandlerFunc) {
+	s.Router.Options(p, h)
+	if slashedToo(p) {
+		s.Router.Options(p+"/", h)
+	}
 }
 
 // maxArcGISForm bounds a POSTed form (Esri clients POST long where

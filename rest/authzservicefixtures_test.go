@@ -45,6 +45,7 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 	f.addGrids(t)
 	f.objects["rasterowners"] = slices.Concat(f.objects["tileowners"], f.objects["grids"])
 	f.addArcGISOwners(t)
+	f.addArcGISMapOwners(t)
 }
 
 // roadsLayer imports the fixtures' roads as a new layer, returning its

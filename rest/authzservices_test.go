@@ -56,6 +56,7 @@ func serviceRules(rules map[string]rule) {
 	wfsRules(rules)
 	tileRules(rules)
 	arcgisRules(rules)
+	arcgisMapRules(rules)
 	dataTableRules(rules)
 }
 

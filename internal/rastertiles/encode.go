@@ -22,6 +22,15 @@ var jpegBackground = color.NRGBA{R: 255, G: 255, B: 255, A: 255}
 
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
+// EncodePicture writes a picture of any size (DrawFrame's) as PNG or
+// JPEG (transparent parts white).
+func EncodePicture(img *image.NRGBA, f Format) ([]byte, error) {
+	if f == WebP {
+		return nil, fmt.Errorf("rastertiles: pictures are PNG or JPEG")
+	}
+	return encode(img, f)
+}
+
 // encode writes img (nil: a transparent tile) in format f.
 func encode(img *image.NRGBA, f Format) ([]byte, error) {
 	if img == nil {

@@ -118,28 +118,34 @@ func bandRange(ds *godal.Dataset, b godal.Band) (lo, hi float64, err error) {
 // warpTile warps ds onto tile t and draws it by lk: nil when nothing of
 // the grid is in the tile.
 func warpTile(ds *godal.Dataset, t vectortiles.Tile, lk *gridLook) (*image.NRGBA, error) {
-	box := MercatorBox(t)
-	sw := []string{"-of", "MEM", "-t_srs", "EPSG:3857",
+	return warpFrame(ds, Frame{SR: WebMercator, Box: MercatorBox(t), W: Size, H: Size}, lk)
+}
+
+// warpFrame warps ds onto a picture's frame and draws it by lk: nil when
+// nothing of the grid is in it.
+func warpFrame(ds *godal.Dataset, fr Frame, lk *gridLook) (*image.NRGBA, error) {
+	box, w, h := fr.Box, fr.W, fr.H
+	sw := []string{"-of", "MEM", "-t_srs", "EPSG:" + strconv.Itoa(fr.SR),
 		"-te", ftoa(box[0]), ftoa(box[1]), ftoa(box[2]), ftoa(box[3]),
-		"-ts", strconv.Itoa(Size), strconv.Itoa(Size), "-r", lk.resample, "-dstalpha"}
+		"-ts", strconv.Itoa(w), strconv.Itoa(h), "-r", lk.resample, "-dstalpha"}
 	out, err := godal.Warp("", []*godal.Dataset{ds}, sw, godal.ErrLogger(quiet))
 	if err != nil {
-		return nil, fmt.Errorf("rastertiles: warping tile %s: %w", t, err)
+		return nil, fmt.Errorf("rastertiles: warping %v: %w", fr, err)
 	}
 	defer out.Close()
 	bands := out.Bands()
 	n := len(bands) - 1 // the last band is the alpha -dstalpha added
 	if n < 1 {
-		return nil, fmt.Errorf("rastertiles: warping tile %s gave %d bands", t, len(bands))
+		return nil, fmt.Errorf("rastertiles: warping %v gave %d bands", fr, len(bands))
 	}
-	alpha := make([]float64, Size*Size)
-	if err := bands[n].Read(0, 0, alpha, Size, Size); err != nil {
+	alpha := make([]float64, w*h)
+	if err := bands[n].Read(0, 0, alpha, w, h); err != nil {
 		return nil, err
 	}
 	vals := make([][]float64, min(n, 3))
 	for i := range vals {
-		vals[i] = make([]float64, Size*Size)
-		if err := bands[i].Read(0, 0, vals[i], Size, Size); err != nil {
+		vals[i] = make([]float64, w*h)
+		if err := bands[i].Read(0, 0, vals[i], w, h); err != nil {
 			return nil, err
 		}
 		if i < len(lk.stretch) {
@@ -151,7 +157,7 @@ func warpTile(ds *godal.Dataset, t vectortiles.Tile, lk *gridLook) (*image.NRGBA
 			}
 		}
 	}
-	img := image.NewNRGBA(image.Rect(0, 0, Size, Size))
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	any := false
 	for i := range alpha {
 		a := clamp8(alpha[i])
@@ -174,7 +180,7 @@ func warpTile(ds *godal.Dataset, t vectortiles.Tile, lk *gridLook) (*image.NRGBA
 			c = color.NRGBA{R: g, G: g, B: g, A: 255}
 		}
 		c.A = uint8(int(c.A) * int(a) / 255)
-		img.SetNRGBA(i%Size, i/Size, c)
+		img.SetNRGBA(i%w, i/w, c)
 	}
 	if !any {
 		return nil, nil

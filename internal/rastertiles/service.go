@@ -92,8 +92,7 @@ func (s *Service) LayerTile(ctx context.Context, v *access.Viewer, id int, t vec
 	if err != nil {
 		return nil, notFound(err)
 	}
-	etag := "v" + strconv.Itoa(l.VersionID)
-	return s.cached(ctx, etag, t, f, st, func() (*image.NRGBA, error) { return s.draw(ctx, l, t, st) })
+	return s.LayersTile(ctx, "v"+strconv.Itoa(l.VersionID), []*vectortiles.Layer{l}, t, f, st)
 }
 
 // SetTile returns tile t of set id: its members v may use, drawn in set
@@ -103,7 +102,15 @@ func (s *Service) SetTile(ctx context.Context, v *access.Viewer, id int, t vecto
 	if err != nil {
 		return nil, notFound(err)
 	}
-	return s.cached(ctx, set.ETag, t, f, st, func() (*image.NRGBA, error) {
+	return s.LayersTile(ctx, set.ETag, ls, t, f, st)
+}
+
+// LayersTile returns tile t of layers ls (whose access the caller
+// checked), drawn in order (the first at the bottom), cached under
+// versions: what names the layers' published versions ("v{version}" for
+// one layer, a set's ETag).
+func (s *Service) LayersTile(ctx context.Context, versions string, ls []*vectortiles.Layer, t vectortiles.Tile, f Format, st Style) (*Answer, error) {
+	return s.cached(ctx, versions, t, f, st, func() (*image.NRGBA, error) {
 		var out *image.NRGBA
 		for _, l := range ls {
 			img, err := s.draw(ctx, l, t, st)
@@ -160,6 +167,12 @@ func (s *Service) draw(ctx context.Context, l *vectortiles.Layer, t vectortiles.
 	if len(l.Extent) == 4 && !overlaps(lonLatBox(t), [4]float64(l.Extent)) {
 		return nil, nil
 	}
+	return s.warp(ctx, l, func(ds *godal.Dataset, lk *gridLook) (*image.NRGBA, error) { return warpTile(ds, t, lk) })
+}
+
+// warp draws a grid or raster layer through do, given its open grid file
+// and how to draw it.
+func (s *Service) warp(ctx context.Context, l *vectortiles.Layer, do func(*godal.Dataset, *gridLook) (*image.NRGBA, error)) (*image.NRGBA, error) {
 	path, err := s.grids.Path(ctx, l.VersionID)
 	if err != nil {
 		return nil, err
@@ -173,7 +186,7 @@ func (s *Service) draw(ctx context.Context, l *vectortiles.Layer, t vectortiles.
 		_ = ds.Close()
 		return nil, err
 	}
-	img, err := warpTile(ds, t, lk)
+	img, err := do(ds, lk)
 	if err != nil {
 		_ = ds.Close()
 		return nil, err

@@ -27,10 +27,24 @@ const (
 // scale maps MVT grid units to pixels.
 const scale = float32(Size) / vectortiles.Extent
 
-// drawMVT draws the features of an MVT tile onto img in colour c:
-// polygons first, then lines and outlines, then points on top.
+// pen maps a point of an MVT tile's grid to pixels of the rectangle
+// being drawn (its top left corner at 0, 0).
+type pen func(orb.Point) (float32, float32)
+
+// tilePen draws a tile's grid onto a whole tile image.
+func tilePen(p orb.Point) (float32, float32) { return float32(p[0]) * scale, float32(p[1]) * scale }
+
+// drawMVT draws the features of an MVT tile onto a tile image in colour
+// c: polygons first, then lines and outlines, then points on top.
 func drawMVT(img *image.NRGBA, tile []byte, c color.NRGBA) error {
-	if len(tile) == 0 {
+	return drawMVTIn(img, img.Bounds(), tile, c, tilePen)
+}
+
+// drawMVTIn draws the features of an MVT tile into rectangle r of img
+// (nothing outside it), tr placing the grid's points in r: a tile of a
+// picture of any box, size and CRS.
+func drawMVTIn(img *image.NRGBA, r image.Rectangle, tile []byte, c color.NRGBA, tr pen) error {
+	if len(tile) == 0 || r.Empty() {
 		return nil
 	}
 	layers, err := mvt.Unmarshal(tile)
@@ -52,38 +66,38 @@ func drawMVT(img *image.NRGBA, tile []byte, c color.NRGBA) error {
 	}
 	fill := c
 	fill.A = uint8(math.Round(float64(c.A) * fillAlpha))
-	paint(img, fill, func(z *vector.Rasterizer) {
+	paint(img, r, fill, func(z *vector.Rasterizer) {
 		for _, g := range fills {
 			for _, ring := range rings(g) {
-				path(z, ring)
+				path(z, tr, ring)
 			}
 		}
 	})
-	paint(img, c, func(z *vector.Rasterizer) {
+	paint(img, r, c, func(z *vector.Rasterizer) {
 		for _, g := range fills {
 			for _, ring := range rings(g) {
-				stroke(z, orb.LineString(ring), outlineWidth)
+				stroke(z, tr, orb.LineString(ring), outlineWidth)
 			}
 		}
 		for _, g := range strokes {
 			switch g := g.(type) {
 			case orb.LineString:
-				stroke(z, g, lineWidth)
+				stroke(z, tr, g, lineWidth)
 			case orb.MultiLineString:
 				for _, ls := range g {
-					stroke(z, ls, lineWidth)
+					stroke(z, tr, ls, lineWidth)
 				}
 			}
 		}
 	})
-	paint(img, c, func(z *vector.Rasterizer) {
+	paint(img, r, c, func(z *vector.Rasterizer) {
 		for _, g := range points {
 			switch g := g.(type) {
 			case orb.Point:
-				disc(z, g, pointRadius)
+				disc(z, tr, g, pointRadius)
 			case orb.MultiPoint:
 				for _, p := range g {
-					disc(z, p, pointRadius)
+					disc(z, tr, p, pointRadius)
 				}
 			}
 		}
@@ -91,13 +105,13 @@ func drawMVT(img *image.NRGBA, tile []byte, c color.NRGBA) error {
 	return nil
 }
 
-// paint rasterizes what add draws into one coverage mask and composites
-// colour c over img through it.
-func paint(img *image.NRGBA, c color.NRGBA, add func(z *vector.Rasterizer)) {
-	z := vector.NewRasterizer(Size, Size)
+// paint rasterizes what add draws into one coverage mask the size of r
+// and composites colour c over r of img through it.
+func paint(img *image.NRGBA, r image.Rectangle, c color.NRGBA, add func(z *vector.Rasterizer)) {
+	z := vector.NewRasterizer(r.Dx(), r.Dy())
 	z.DrawOp = draw.Over
 	add(z)
-	z.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{})
+	z.Draw(img, r, image.NewUniform(c), image.Point{})
 }
 
 // rings lists a polygon's or multipolygon's rings.
@@ -115,12 +129,9 @@ func rings(g orb.Geometry) []orb.Ring {
 	return nil
 }
 
-// px is a grid point in pixels.
-func px(p orb.Point) (float32, float32) { return float32(p[0]) * scale, float32(p[1]) * scale }
-
 // path adds a closed ring as it is (its orientation decides whether it
 // fills or cuts a hole: the rasterizer sums signed coverage).
-func path(z *vector.Rasterizer, ring []orb.Point) {
+func path(z *vector.Rasterizer, px pen, ring []orb.Point) {
 	if len(ring) < 3 {
 		return
 	}
@@ -156,7 +167,7 @@ func shape(z *vector.Rasterizer, pts [][2]float32) {
 
 // stroke adds a line of width w: a rectangle along each segment and a
 // disc at each vertex for the joins.
-func stroke(z *vector.Rasterizer, ls orb.LineString, w float32) {
+func stroke(z *vector.Rasterizer, px pen, ls orb.LineString, w float32) {
 	h := w / 2
 	for i := 0; i+1 < len(ls); i++ {
 		ax, ay := px(ls[i])
@@ -171,13 +182,13 @@ func stroke(z *vector.Rasterizer, ls orb.LineString, w float32) {
 	}
 	for i, p := range ls {
 		if i > 0 && i < len(ls)-1 {
-			disc(z, p, h)
+			disc(z, px, p, h)
 		}
 	}
 }
 
 // disc adds a 16-sided disc of radius r (pixels) around p.
-func disc(z *vector.Rasterizer, p orb.Point, r float32) {
+func disc(z *vector.Rasterizer, px pen, p orb.Point, r float32) {
 	cx, cy := px(p)
 	pts := make([][2]float32, 16)
 	for i := range pts {

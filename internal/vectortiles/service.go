@@ -128,7 +128,10 @@ type Layer struct {
 	Extent []float64
 	// Width is a grid or raster version's width in cells.
 	Width int
-	Owner access.ServiceOwner
+	// GeometryType is a vector version's geometry type (point,
+	// multipolygon, ...; see internal/ingest).
+	GeometryType string
+	Owner        access.ServiceOwner
 }
 
 // layer returns a published layer of any kind (not a table), nil when
@@ -149,7 +152,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
+		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth, GeometryType: v.GeometryType,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: dataservices.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.layers.Put(id, out, now.Add(s.cfg.Fresh))
