@@ -38773,6 +38773,7 @@ type TileArchiveMutation struct {
 	addmin_zoom           *int
 	max_zoom              *int
 	addmax_zoom           *int
+	auto_zoom             *bool
 	target_version_id     *int
 	addtarget_version_id  *int
 	target_members        *[]int
@@ -38793,6 +38794,10 @@ type TileArchiveMutation struct {
 	addbytes              *int64
 	tile_count            *int64
 	addtile_count         *int64
+	built_min_zoom        *int
+	addbuilt_min_zoom     *int
+	built_max_zoom        *int
+	addbuilt_max_zoom     *int
 	bounds                *[]float64
 	appendbounds          []float64
 	error                 *string
@@ -39181,6 +39186,42 @@ func (m *TileArchiveMutation) AddedMaxZoom() (r int, exists bool) {
 func (m *TileArchiveMutation) ResetMaxZoom() {
 	m.max_zoom = nil
 	m.addmax_zoom = nil
+}
+
+// SetAutoZoom sets the "auto_zoom" field.
+func (m *TileArchiveMutation) SetAutoZoom(b bool) {
+	m.auto_zoom = &b
+}
+
+// AutoZoom returns the value of the "auto_zoom" field in the mutation.
+func (m *TileArchiveMutation) AutoZoom() (r bool, exists bool) {
+	v := m.auto_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoZoom returns the old "auto_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldAutoZoom(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoZoom: %w", err)
+	}
+	return oldValue.AutoZoom, nil
+}
+
+// ResetAutoZoom resets all changes to the "auto_zoom" field.
+func (m *TileArchiveMutation) ResetAutoZoom() {
+	m.auto_zoom = nil
 }
 
 // SetTargetVersionID sets the "target_version_id" field.
@@ -39786,6 +39827,118 @@ func (m *TileArchiveMutation) ResetTileCount() {
 	m.addtile_count = nil
 }
 
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (m *TileArchiveMutation) SetBuiltMinZoom(i int) {
+	m.built_min_zoom = &i
+	m.addbuilt_min_zoom = nil
+}
+
+// BuiltMinZoom returns the value of the "built_min_zoom" field in the mutation.
+func (m *TileArchiveMutation) BuiltMinZoom() (r int, exists bool) {
+	v := m.built_min_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuiltMinZoom returns the old "built_min_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBuiltMinZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuiltMinZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuiltMinZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuiltMinZoom: %w", err)
+	}
+	return oldValue.BuiltMinZoom, nil
+}
+
+// AddBuiltMinZoom adds i to the "built_min_zoom" field.
+func (m *TileArchiveMutation) AddBuiltMinZoom(i int) {
+	if m.addbuilt_min_zoom != nil {
+		*m.addbuilt_min_zoom += i
+	} else {
+		m.addbuilt_min_zoom = &i
+	}
+}
+
+// AddedBuiltMinZoom returns the value that was added to the "built_min_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedBuiltMinZoom() (r int, exists bool) {
+	v := m.addbuilt_min_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuiltMinZoom resets all changes to the "built_min_zoom" field.
+func (m *TileArchiveMutation) ResetBuiltMinZoom() {
+	m.built_min_zoom = nil
+	m.addbuilt_min_zoom = nil
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (m *TileArchiveMutation) SetBuiltMaxZoom(i int) {
+	m.built_max_zoom = &i
+	m.addbuilt_max_zoom = nil
+}
+
+// BuiltMaxZoom returns the value of the "built_max_zoom" field in the mutation.
+func (m *TileArchiveMutation) BuiltMaxZoom() (r int, exists bool) {
+	v := m.built_max_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuiltMaxZoom returns the old "built_max_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBuiltMaxZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuiltMaxZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuiltMaxZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuiltMaxZoom: %w", err)
+	}
+	return oldValue.BuiltMaxZoom, nil
+}
+
+// AddBuiltMaxZoom adds i to the "built_max_zoom" field.
+func (m *TileArchiveMutation) AddBuiltMaxZoom(i int) {
+	if m.addbuilt_max_zoom != nil {
+		*m.addbuilt_max_zoom += i
+	} else {
+		m.addbuilt_max_zoom = &i
+	}
+}
+
+// AddedBuiltMaxZoom returns the value that was added to the "built_max_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedBuiltMaxZoom() (r int, exists bool) {
+	v := m.addbuilt_max_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuiltMaxZoom resets all changes to the "built_max_zoom" field.
+func (m *TileArchiveMutation) ResetBuiltMaxZoom() {
+	m.built_max_zoom = nil
+	m.addbuilt_max_zoom = nil
+}
+
 // SetBounds sets the "bounds" field.
 func (m *TileArchiveMutation) SetBounds(f []float64) {
 	m.bounds = &f
@@ -40168,7 +40321,7 @@ func (m *TileArchiveMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TileArchiveMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 27)
 	if m.owner_kind != nil {
 		fields = append(fields, tilearchive.FieldOwnerKind)
 	}
@@ -40186,6 +40339,9 @@ func (m *TileArchiveMutation) Fields() []string {
 	}
 	if m.max_zoom != nil {
 		fields = append(fields, tilearchive.FieldMaxZoom)
+	}
+	if m.auto_zoom != nil {
+		fields = append(fields, tilearchive.FieldAutoZoom)
 	}
 	if m.target_version_id != nil {
 		fields = append(fields, tilearchive.FieldTargetVersionID)
@@ -40219,6 +40375,12 @@ func (m *TileArchiveMutation) Fields() []string {
 	}
 	if m.tile_count != nil {
 		fields = append(fields, tilearchive.FieldTileCount)
+	}
+	if m.built_min_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMinZoom)
+	}
+	if m.built_max_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMaxZoom)
 	}
 	if m.bounds != nil {
 		fields = append(fields, tilearchive.FieldBounds)
@@ -40261,6 +40423,8 @@ func (m *TileArchiveMutation) Field(name string) (ent.Value, bool) {
 		return m.MinZoom()
 	case tilearchive.FieldMaxZoom:
 		return m.MaxZoom()
+	case tilearchive.FieldAutoZoom:
+		return m.AutoZoom()
 	case tilearchive.FieldTargetVersionID:
 		return m.TargetVersionID()
 	case tilearchive.FieldTargetMembers:
@@ -40283,6 +40447,10 @@ func (m *TileArchiveMutation) Field(name string) (ent.Value, bool) {
 		return m.Bytes()
 	case tilearchive.FieldTileCount:
 		return m.TileCount()
+	case tilearchive.FieldBuiltMinZoom:
+		return m.BuiltMinZoom()
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.BuiltMaxZoom()
 	case tilearchive.FieldBounds:
 		return m.Bounds()
 	case tilearchive.FieldError:
@@ -40318,6 +40486,8 @@ func (m *TileArchiveMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldMinZoom(ctx)
 	case tilearchive.FieldMaxZoom:
 		return m.OldMaxZoom(ctx)
+	case tilearchive.FieldAutoZoom:
+		return m.OldAutoZoom(ctx)
 	case tilearchive.FieldTargetVersionID:
 		return m.OldTargetVersionID(ctx)
 	case tilearchive.FieldTargetMembers:
@@ -40340,6 +40510,10 @@ func (m *TileArchiveMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldBytes(ctx)
 	case tilearchive.FieldTileCount:
 		return m.OldTileCount(ctx)
+	case tilearchive.FieldBuiltMinZoom:
+		return m.OldBuiltMinZoom(ctx)
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.OldBuiltMaxZoom(ctx)
 	case tilearchive.FieldBounds:
 		return m.OldBounds(ctx)
 	case tilearchive.FieldError:
@@ -40404,6 +40578,13 @@ func (m *TileArchiveMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMaxZoom(v)
+		return nil
+	case tilearchive.FieldAutoZoom:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoZoom(v)
 		return nil
 	case tilearchive.FieldTargetVersionID:
 		v, ok := value.(int)
@@ -40481,6 +40662,20 @@ func (m *TileArchiveMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetTileCount(v)
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuiltMinZoom(v)
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuiltMaxZoom(v)
 		return nil
 	case tilearchive.FieldBounds:
 		v, ok := value.([]float64)
@@ -40566,6 +40761,12 @@ func (m *TileArchiveMutation) AddedFields() []string {
 	if m.addtile_count != nil {
 		fields = append(fields, tilearchive.FieldTileCount)
 	}
+	if m.addbuilt_min_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMinZoom)
+	}
+	if m.addbuilt_max_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMaxZoom)
+	}
 	if m.addjob_id != nil {
 		fields = append(fields, tilearchive.FieldJobID)
 	}
@@ -40598,6 +40799,10 @@ func (m *TileArchiveMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedBytes()
 	case tilearchive.FieldTileCount:
 		return m.AddedTileCount()
+	case tilearchive.FieldBuiltMinZoom:
+		return m.AddedBuiltMinZoom()
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.AddedBuiltMaxZoom()
 	case tilearchive.FieldJobID:
 		return m.AddedJobID()
 	case tilearchive.FieldRequestedBy:
@@ -40673,6 +40878,20 @@ func (m *TileArchiveMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddTileCount(v)
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuiltMinZoom(v)
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuiltMaxZoom(v)
 		return nil
 	case tilearchive.FieldJobID:
 		v, ok := value.(int64)
@@ -40772,6 +40991,9 @@ func (m *TileArchiveMutation) ResetField(name string) error {
 	case tilearchive.FieldMaxZoom:
 		m.ResetMaxZoom()
 		return nil
+	case tilearchive.FieldAutoZoom:
+		m.ResetAutoZoom()
+		return nil
 	case tilearchive.FieldTargetVersionID:
 		m.ResetTargetVersionID()
 		return nil
@@ -40804,6 +41026,12 @@ func (m *TileArchiveMutation) ResetField(name string) error {
 		return nil
 	case tilearchive.FieldTileCount:
 		m.ResetTileCount()
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		m.ResetBuiltMinZoom()
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		m.ResetBuiltMaxZoom()
 		return nil
 	case tilearchive.FieldBounds:
 		m.ResetBounds()

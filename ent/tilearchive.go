@@ -30,6 +30,8 @@ type TileArchive struct {
 	MinZoom int `json:"min_zoom,omitempty"`
 	// MaxZoom holds the value of the "max_zoom" field.
 	MaxZoom int `json:"max_zoom,omitempty"`
+	// The default range, whose deepest zoom is lowered to keep within the limits; false for a range the publisher asked for.
+	AutoZoom bool `json:"auto_zoom,omitempty"`
 	// The published version being built (0: none).
 	TargetVersionID int `json:"target_version_id,omitempty"`
 	// A set's member layer versions being built.
@@ -52,6 +54,10 @@ type TileArchive struct {
 	Bytes int64 `json:"bytes,omitempty"`
 	// Tiles with content in the served file.
 	TileCount int64 `json:"tile_count,omitempty"`
+	// The served file's zoom range.
+	BuiltMinZoom int `json:"built_min_zoom,omitempty"`
+	// BuiltMaxZoom holds the value of the "built_max_zoom" field.
+	BuiltMaxZoom int `json:"built_max_zoom,omitempty"`
 	// Bounds holds the value of the "bounds" field.
 	Bounds []float64 `json:"bounds,omitempty"`
 	// Error holds the value of the "error" field.
@@ -76,7 +82,9 @@ func (*TileArchive) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tilearchive.FieldTargetMembers, tilearchive.FieldMembers, tilearchive.FieldMemberVersions, tilearchive.FieldBounds:
 			values[i] = new([]byte)
-		case tilearchive.FieldID, tilearchive.FieldOwnerID, tilearchive.FieldMinZoom, tilearchive.FieldMaxZoom, tilearchive.FieldTargetVersionID, tilearchive.FieldTilesDone, tilearchive.FieldTilesEstimate, tilearchive.FieldVersionID, tilearchive.FieldBytes, tilearchive.FieldTileCount, tilearchive.FieldJobID, tilearchive.FieldRequestedBy:
+		case tilearchive.FieldAutoZoom:
+			values[i] = new(sql.NullBool)
+		case tilearchive.FieldID, tilearchive.FieldOwnerID, tilearchive.FieldMinZoom, tilearchive.FieldMaxZoom, tilearchive.FieldTargetVersionID, tilearchive.FieldTilesDone, tilearchive.FieldTilesEstimate, tilearchive.FieldVersionID, tilearchive.FieldBytes, tilearchive.FieldTileCount, tilearchive.FieldBuiltMinZoom, tilearchive.FieldBuiltMaxZoom, tilearchive.FieldJobID, tilearchive.FieldRequestedBy:
 			values[i] = new(sql.NullInt64)
 		case tilearchive.FieldOwnerKind, tilearchive.FieldService, tilearchive.FieldState, tilearchive.FieldBlobKey, tilearchive.FieldEtag, tilearchive.FieldError:
 			values[i] = new(sql.NullString)
@@ -138,6 +146,12 @@ func (_m *TileArchive) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field max_zoom", values[i])
 			} else if value.Valid {
 				_m.MaxZoom = int(value.Int64)
+			}
+		case tilearchive.FieldAutoZoom:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field auto_zoom", values[i])
+			} else if value.Valid {
+				_m.AutoZoom = value.Bool
 			}
 		case tilearchive.FieldTargetVersionID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -210,6 +224,18 @@ func (_m *TileArchive) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field tile_count", values[i])
 			} else if value.Valid {
 				_m.TileCount = value.Int64
+			}
+		case tilearchive.FieldBuiltMinZoom:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field built_min_zoom", values[i])
+			} else if value.Valid {
+				_m.BuiltMinZoom = int(value.Int64)
+			}
+		case tilearchive.FieldBuiltMaxZoom:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field built_max_zoom", values[i])
+			} else if value.Valid {
+				_m.BuiltMaxZoom = int(value.Int64)
 			}
 		case tilearchive.FieldBounds:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -311,6 +337,9 @@ func (_m *TileArchive) String() string {
 	builder.WriteString("max_zoom=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MaxZoom))
 	builder.WriteString(", ")
+	builder.WriteString("auto_zoom=")
+	builder.WriteString(fmt.Sprintf("%v", _m.AutoZoom))
+	builder.WriteString(", ")
 	builder.WriteString("target_version_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.TargetVersionID))
 	builder.WriteString(", ")
@@ -343,6 +372,12 @@ func (_m *TileArchive) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("tile_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.TileCount))
+	builder.WriteString(", ")
+	builder.WriteString("built_min_zoom=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BuiltMinZoom))
+	builder.WriteString(", ")
+	builder.WriteString("built_max_zoom=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BuiltMaxZoom))
 	builder.WriteString(", ")
 	builder.WriteString("bounds=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Bounds))

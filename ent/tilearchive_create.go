@@ -82,6 +82,20 @@ func (_c *TileArchiveCreate) SetNillableMaxZoom(v *int) *TileArchiveCreate {
 	return _c
 }
 
+// SetAutoZoom sets the "auto_zoom" field.
+func (_c *TileArchiveCreate) SetAutoZoom(v bool) *TileArchiveCreate {
+	_c.mutation.SetAutoZoom(v)
+	return _c
+}
+
+// SetNillableAutoZoom sets the "auto_zoom" field if the given value is not nil.
+func (_c *TileArchiveCreate) SetNillableAutoZoom(v *bool) *TileArchiveCreate {
+	if v != nil {
+		_c.SetAutoZoom(*v)
+	}
+	return _c
+}
+
 // SetTargetVersionID sets the "target_version_id" field.
 func (_c *TileArchiveCreate) SetTargetVersionID(v int) *TileArchiveCreate {
 	_c.mutation.SetTargetVersionID(v)
@@ -208,6 +222,34 @@ func (_c *TileArchiveCreate) SetTileCount(v int64) *TileArchiveCreate {
 func (_c *TileArchiveCreate) SetNillableTileCount(v *int64) *TileArchiveCreate {
 	if v != nil {
 		_c.SetTileCount(*v)
+	}
+	return _c
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (_c *TileArchiveCreate) SetBuiltMinZoom(v int) *TileArchiveCreate {
+	_c.mutation.SetBuiltMinZoom(v)
+	return _c
+}
+
+// SetNillableBuiltMinZoom sets the "built_min_zoom" field if the given value is not nil.
+func (_c *TileArchiveCreate) SetNillableBuiltMinZoom(v *int) *TileArchiveCreate {
+	if v != nil {
+		_c.SetBuiltMinZoom(*v)
+	}
+	return _c
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (_c *TileArchiveCreate) SetBuiltMaxZoom(v int) *TileArchiveCreate {
+	_c.mutation.SetBuiltMaxZoom(v)
+	return _c
+}
+
+// SetNillableBuiltMaxZoom sets the "built_max_zoom" field if the given value is not nil.
+func (_c *TileArchiveCreate) SetNillableBuiltMaxZoom(v *int) *TileArchiveCreate {
+	if v != nil {
+		_c.SetBuiltMaxZoom(*v)
 	}
 	return _c
 }
@@ -349,6 +391,10 @@ func (_c *TileArchiveCreate) defaults() {
 		v := tilearchive.DefaultMaxZoom
 		_c.mutation.SetMaxZoom(v)
 	}
+	if _, ok := _c.mutation.AutoZoom(); !ok {
+		v := tilearchive.DefaultAutoZoom
+		_c.mutation.SetAutoZoom(v)
+	}
 	if _, ok := _c.mutation.TargetVersionID(); !ok {
 		v := tilearchive.DefaultTargetVersionID
 		_c.mutation.SetTargetVersionID(v)
@@ -380,6 +426,14 @@ func (_c *TileArchiveCreate) defaults() {
 	if _, ok := _c.mutation.TileCount(); !ok {
 		v := tilearchive.DefaultTileCount
 		_c.mutation.SetTileCount(v)
+	}
+	if _, ok := _c.mutation.BuiltMinZoom(); !ok {
+		v := tilearchive.DefaultBuiltMinZoom
+		_c.mutation.SetBuiltMinZoom(v)
+	}
+	if _, ok := _c.mutation.BuiltMaxZoom(); !ok {
+		v := tilearchive.DefaultBuiltMaxZoom
+		_c.mutation.SetBuiltMaxZoom(v)
 	}
 	if _, ok := _c.mutation.Error(); !ok {
 		v := tilearchive.DefaultError
@@ -434,6 +488,9 @@ func (_c *TileArchiveCreate) check() error {
 	if _, ok := _c.mutation.MaxZoom(); !ok {
 		return &ValidationError{Name: "max_zoom", err: errors.New(`ent: missing required field "TileArchive.max_zoom"`)}
 	}
+	if _, ok := _c.mutation.AutoZoom(); !ok {
+		return &ValidationError{Name: "auto_zoom", err: errors.New(`ent: missing required field "TileArchive.auto_zoom"`)}
+	}
 	if _, ok := _c.mutation.TargetVersionID(); !ok {
 		return &ValidationError{Name: "target_version_id", err: errors.New(`ent: missing required field "TileArchive.target_version_id"`)}
 	}
@@ -457,6 +514,12 @@ func (_c *TileArchiveCreate) check() error {
 	}
 	if _, ok := _c.mutation.TileCount(); !ok {
 		return &ValidationError{Name: "tile_count", err: errors.New(`ent: missing required field "TileArchive.tile_count"`)}
+	}
+	if _, ok := _c.mutation.BuiltMinZoom(); !ok {
+		return &ValidationError{Name: "built_min_zoom", err: errors.New(`ent: missing required field "TileArchive.built_min_zoom"`)}
+	}
+	if _, ok := _c.mutation.BuiltMaxZoom(); !ok {
+		return &ValidationError{Name: "built_max_zoom", err: errors.New(`ent: missing required field "TileArchive.built_max_zoom"`)}
 	}
 	if _, ok := _c.mutation.Error(); !ok {
 		return &ValidationError{Name: "error", err: errors.New(`ent: missing required field "TileArchive.error"`)}
@@ -521,6 +584,10 @@ func (_c *TileArchiveCreate) createSpec() (*TileArchive, *sqlgraph.CreateSpec) {
 		_spec.SetField(tilearchive.FieldMaxZoom, field.TypeInt, value)
 		_node.MaxZoom = value
 	}
+	if value, ok := _c.mutation.AutoZoom(); ok {
+		_spec.SetField(tilearchive.FieldAutoZoom, field.TypeBool, value)
+		_node.AutoZoom = value
+	}
 	if value, ok := _c.mutation.TargetVersionID(); ok {
 		_spec.SetField(tilearchive.FieldTargetVersionID, field.TypeInt, value)
 		_node.TargetVersionID = value
@@ -564,6 +631,14 @@ func (_c *TileArchiveCreate) createSpec() (*TileArchive, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.TileCount(); ok {
 		_spec.SetField(tilearchive.FieldTileCount, field.TypeInt64, value)
 		_node.TileCount = value
+	}
+	if value, ok := _c.mutation.BuiltMinZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMinZoom, field.TypeInt, value)
+		_node.BuiltMinZoom = value
+	}
+	if value, ok := _c.mutation.BuiltMaxZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMaxZoom, field.TypeInt, value)
+		_node.BuiltMaxZoom = value
 	}
 	if value, ok := _c.mutation.Bounds(); ok {
 		_spec.SetField(tilearchive.FieldBounds, field.TypeJSON, value)
@@ -690,6 +765,18 @@ func (u *TileArchiveUpsert) UpdateMaxZoom() *TileArchiveUpsert {
 // AddMaxZoom adds v to the "max_zoom" field.
 func (u *TileArchiveUpsert) AddMaxZoom(v int) *TileArchiveUpsert {
 	u.Add(tilearchive.FieldMaxZoom, v)
+	return u
+}
+
+// SetAutoZoom sets the "auto_zoom" field.
+func (u *TileArchiveUpsert) SetAutoZoom(v bool) *TileArchiveUpsert {
+	u.Set(tilearchive.FieldAutoZoom, v)
+	return u
+}
+
+// UpdateAutoZoom sets the "auto_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsert) UpdateAutoZoom() *TileArchiveUpsert {
+	u.SetExcluded(tilearchive.FieldAutoZoom)
 	return u
 }
 
@@ -876,6 +963,42 @@ func (u *TileArchiveUpsert) UpdateTileCount() *TileArchiveUpsert {
 // AddTileCount adds v to the "tile_count" field.
 func (u *TileArchiveUpsert) AddTileCount(v int64) *TileArchiveUpsert {
 	u.Add(tilearchive.FieldTileCount, v)
+	return u
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (u *TileArchiveUpsert) SetBuiltMinZoom(v int) *TileArchiveUpsert {
+	u.Set(tilearchive.FieldBuiltMinZoom, v)
+	return u
+}
+
+// UpdateBuiltMinZoom sets the "built_min_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsert) UpdateBuiltMinZoom() *TileArchiveUpsert {
+	u.SetExcluded(tilearchive.FieldBuiltMinZoom)
+	return u
+}
+
+// AddBuiltMinZoom adds v to the "built_min_zoom" field.
+func (u *TileArchiveUpsert) AddBuiltMinZoom(v int) *TileArchiveUpsert {
+	u.Add(tilearchive.FieldBuiltMinZoom, v)
+	return u
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (u *TileArchiveUpsert) SetBuiltMaxZoom(v int) *TileArchiveUpsert {
+	u.Set(tilearchive.FieldBuiltMaxZoom, v)
+	return u
+}
+
+// UpdateBuiltMaxZoom sets the "built_max_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsert) UpdateBuiltMaxZoom() *TileArchiveUpsert {
+	u.SetExcluded(tilearchive.FieldBuiltMaxZoom)
+	return u
+}
+
+// AddBuiltMaxZoom adds v to the "built_max_zoom" field.
+func (u *TileArchiveUpsert) AddBuiltMaxZoom(v int) *TileArchiveUpsert {
+	u.Add(tilearchive.FieldBuiltMaxZoom, v)
 	return u
 }
 
@@ -1088,6 +1211,20 @@ func (u *TileArchiveUpsertOne) AddMaxZoom(v int) *TileArchiveUpsertOne {
 func (u *TileArchiveUpsertOne) UpdateMaxZoom() *TileArchiveUpsertOne {
 	return u.Update(func(s *TileArchiveUpsert) {
 		s.UpdateMaxZoom()
+	})
+}
+
+// SetAutoZoom sets the "auto_zoom" field.
+func (u *TileArchiveUpsertOne) SetAutoZoom(v bool) *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetAutoZoom(v)
+	})
+}
+
+// UpdateAutoZoom sets the "auto_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertOne) UpdateAutoZoom() *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateAutoZoom()
 	})
 }
 
@@ -1305,6 +1442,48 @@ func (u *TileArchiveUpsertOne) AddTileCount(v int64) *TileArchiveUpsertOne {
 func (u *TileArchiveUpsertOne) UpdateTileCount() *TileArchiveUpsertOne {
 	return u.Update(func(s *TileArchiveUpsert) {
 		s.UpdateTileCount()
+	})
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (u *TileArchiveUpsertOne) SetBuiltMinZoom(v int) *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetBuiltMinZoom(v)
+	})
+}
+
+// AddBuiltMinZoom adds v to the "built_min_zoom" field.
+func (u *TileArchiveUpsertOne) AddBuiltMinZoom(v int) *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.AddBuiltMinZoom(v)
+	})
+}
+
+// UpdateBuiltMinZoom sets the "built_min_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertOne) UpdateBuiltMinZoom() *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateBuiltMinZoom()
+	})
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (u *TileArchiveUpsertOne) SetBuiltMaxZoom(v int) *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetBuiltMaxZoom(v)
+	})
+}
+
+// AddBuiltMaxZoom adds v to the "built_max_zoom" field.
+func (u *TileArchiveUpsertOne) AddBuiltMaxZoom(v int) *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.AddBuiltMaxZoom(v)
+	})
+}
+
+// UpdateBuiltMaxZoom sets the "built_max_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertOne) UpdateBuiltMaxZoom() *TileArchiveUpsertOne {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateBuiltMaxZoom()
 	})
 }
 
@@ -1703,6 +1882,20 @@ func (u *TileArchiveUpsertBulk) UpdateMaxZoom() *TileArchiveUpsertBulk {
 	})
 }
 
+// SetAutoZoom sets the "auto_zoom" field.
+func (u *TileArchiveUpsertBulk) SetAutoZoom(v bool) *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetAutoZoom(v)
+	})
+}
+
+// UpdateAutoZoom sets the "auto_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertBulk) UpdateAutoZoom() *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateAutoZoom()
+	})
+}
+
 // SetTargetVersionID sets the "target_version_id" field.
 func (u *TileArchiveUpsertBulk) SetTargetVersionID(v int) *TileArchiveUpsertBulk {
 	return u.Update(func(s *TileArchiveUpsert) {
@@ -1917,6 +2110,48 @@ func (u *TileArchiveUpsertBulk) AddTileCount(v int64) *TileArchiveUpsertBulk {
 func (u *TileArchiveUpsertBulk) UpdateTileCount() *TileArchiveUpsertBulk {
 	return u.Update(func(s *TileArchiveUpsert) {
 		s.UpdateTileCount()
+	})
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (u *TileArchiveUpsertBulk) SetBuiltMinZoom(v int) *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetBuiltMinZoom(v)
+	})
+}
+
+// AddBuiltMinZoom adds v to the "built_min_zoom" field.
+func (u *TileArchiveUpsertBulk) AddBuiltMinZoom(v int) *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.AddBuiltMinZoom(v)
+	})
+}
+
+// UpdateBuiltMinZoom sets the "built_min_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertBulk) UpdateBuiltMinZoom() *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateBuiltMinZoom()
+	})
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (u *TileArchiveUpsertBulk) SetBuiltMaxZoom(v int) *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.SetBuiltMaxZoom(v)
+	})
+}
+
+// AddBuiltMaxZoom adds v to the "built_max_zoom" field.
+func (u *TileArchiveUpsertBulk) AddBuiltMaxZoom(v int) *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.AddBuiltMaxZoom(v)
+	})
+}
+
+// UpdateBuiltMaxZoom sets the "built_max_zoom" field to the value that was provided on create.
+func (u *TileArchiveUpsertBulk) UpdateBuiltMaxZoom() *TileArchiveUpsertBulk {
+	return u.Update(func(s *TileArchiveUpsert) {
+		s.UpdateBuiltMaxZoom()
 	})
 }
 

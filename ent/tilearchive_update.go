@@ -86,6 +86,20 @@ func (_u *TileArchiveUpdate) AddMaxZoom(v int) *TileArchiveUpdate {
 	return _u
 }
 
+// SetAutoZoom sets the "auto_zoom" field.
+func (_u *TileArchiveUpdate) SetAutoZoom(v bool) *TileArchiveUpdate {
+	_u.mutation.SetAutoZoom(v)
+	return _u
+}
+
+// SetNillableAutoZoom sets the "auto_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdate) SetNillableAutoZoom(v *bool) *TileArchiveUpdate {
+	if v != nil {
+		_u.SetAutoZoom(*v)
+	}
+	return _u
+}
+
 // SetTargetVersionID sets the "target_version_id" field.
 func (_u *TileArchiveUpdate) SetTargetVersionID(v int) *TileArchiveUpdate {
 	_u.mutation.ResetTargetVersionID()
@@ -294,6 +308,48 @@ func (_u *TileArchiveUpdate) AddTileCount(v int64) *TileArchiveUpdate {
 	return _u
 }
 
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (_u *TileArchiveUpdate) SetBuiltMinZoom(v int) *TileArchiveUpdate {
+	_u.mutation.ResetBuiltMinZoom()
+	_u.mutation.SetBuiltMinZoom(v)
+	return _u
+}
+
+// SetNillableBuiltMinZoom sets the "built_min_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdate) SetNillableBuiltMinZoom(v *int) *TileArchiveUpdate {
+	if v != nil {
+		_u.SetBuiltMinZoom(*v)
+	}
+	return _u
+}
+
+// AddBuiltMinZoom adds value to the "built_min_zoom" field.
+func (_u *TileArchiveUpdate) AddBuiltMinZoom(v int) *TileArchiveUpdate {
+	_u.mutation.AddBuiltMinZoom(v)
+	return _u
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (_u *TileArchiveUpdate) SetBuiltMaxZoom(v int) *TileArchiveUpdate {
+	_u.mutation.ResetBuiltMaxZoom()
+	_u.mutation.SetBuiltMaxZoom(v)
+	return _u
+}
+
+// SetNillableBuiltMaxZoom sets the "built_max_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdate) SetNillableBuiltMaxZoom(v *int) *TileArchiveUpdate {
+	if v != nil {
+		_u.SetBuiltMaxZoom(*v)
+	}
+	return _u
+}
+
+// AddBuiltMaxZoom adds value to the "built_max_zoom" field.
+func (_u *TileArchiveUpdate) AddBuiltMaxZoom(v int) *TileArchiveUpdate {
+	_u.mutation.AddBuiltMaxZoom(v)
+	return _u
+}
+
 // SetBounds sets the "bounds" field.
 func (_u *TileArchiveUpdate) SetBounds(v []float64) *TileArchiveUpdate {
 	_u.mutation.SetBounds(v)
@@ -484,6 +540,9 @@ func (_u *TileArchiveUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.AddedMaxZoom(); ok {
 		_spec.AddField(tilearchive.FieldMaxZoom, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.AutoZoom(); ok {
+		_spec.SetField(tilearchive.FieldAutoZoom, field.TypeBool, value)
+	}
 	if value, ok := _u.mutation.TargetVersionID(); ok {
 		_spec.SetField(tilearchive.FieldTargetVersionID, field.TypeInt, value)
 	}
@@ -558,6 +617,18 @@ func (_u *TileArchiveUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if value, ok := _u.mutation.AddedTileCount(); ok {
 		_spec.AddField(tilearchive.FieldTileCount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.BuiltMinZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMinZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBuiltMinZoom(); ok {
+		_spec.AddField(tilearchive.FieldBuiltMinZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.BuiltMaxZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMaxZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBuiltMaxZoom(); ok {
+		_spec.AddField(tilearchive.FieldBuiltMaxZoom, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Bounds(); ok {
 		_spec.SetField(tilearchive.FieldBounds, field.TypeJSON, value)
@@ -672,6 +743,20 @@ func (_u *TileArchiveUpdateOne) SetNillableMaxZoom(v *int) *TileArchiveUpdateOne
 // AddMaxZoom adds value to the "max_zoom" field.
 func (_u *TileArchiveUpdateOne) AddMaxZoom(v int) *TileArchiveUpdateOne {
 	_u.mutation.AddMaxZoom(v)
+	return _u
+}
+
+// SetAutoZoom sets the "auto_zoom" field.
+func (_u *TileArchiveUpdateOne) SetAutoZoom(v bool) *TileArchiveUpdateOne {
+	_u.mutation.SetAutoZoom(v)
+	return _u
+}
+
+// SetNillableAutoZoom sets the "auto_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdateOne) SetNillableAutoZoom(v *bool) *TileArchiveUpdateOne {
+	if v != nil {
+		_u.SetAutoZoom(*v)
+	}
 	return _u
 }
 
@@ -880,6 +965,48 @@ func (_u *TileArchiveUpdateOne) SetNillableTileCount(v *int64) *TileArchiveUpdat
 // AddTileCount adds value to the "tile_count" field.
 func (_u *TileArchiveUpdateOne) AddTileCount(v int64) *TileArchiveUpdateOne {
 	_u.mutation.AddTileCount(v)
+	return _u
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (_u *TileArchiveUpdateOne) SetBuiltMinZoom(v int) *TileArchiveUpdateOne {
+	_u.mutation.ResetBuiltMinZoom()
+	_u.mutation.SetBuiltMinZoom(v)
+	return _u
+}
+
+// SetNillableBuiltMinZoom sets the "built_min_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdateOne) SetNillableBuiltMinZoom(v *int) *TileArchiveUpdateOne {
+	if v != nil {
+		_u.SetBuiltMinZoom(*v)
+	}
+	return _u
+}
+
+// AddBuiltMinZoom adds value to the "built_min_zoom" field.
+func (_u *TileArchiveUpdateOne) AddBuiltMinZoom(v int) *TileArchiveUpdateOne {
+	_u.mutation.AddBuiltMinZoom(v)
+	return _u
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (_u *TileArchiveUpdateOne) SetBuiltMaxZoom(v int) *TileArchiveUpdateOne {
+	_u.mutation.ResetBuiltMaxZoom()
+	_u.mutation.SetBuiltMaxZoom(v)
+	return _u
+}
+
+// SetNillableBuiltMaxZoom sets the "built_max_zoom" field if the given value is not nil.
+func (_u *TileArchiveUpdateOne) SetNillableBuiltMaxZoom(v *int) *TileArchiveUpdateOne {
+	if v != nil {
+		_u.SetBuiltMaxZoom(*v)
+	}
+	return _u
+}
+
+// AddBuiltMaxZoom adds value to the "built_max_zoom" field.
+func (_u *TileArchiveUpdateOne) AddBuiltMaxZoom(v int) *TileArchiveUpdateOne {
+	_u.mutation.AddBuiltMaxZoom(v)
 	return _u
 }
 
@@ -1103,6 +1230,9 @@ func (_u *TileArchiveUpdateOne) sqlSave(ctx context.Context) (_node *TileArchive
 	if value, ok := _u.mutation.AddedMaxZoom(); ok {
 		_spec.AddField(tilearchive.FieldMaxZoom, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.AutoZoom(); ok {
+		_spec.SetField(tilearchive.FieldAutoZoom, field.TypeBool, value)
+	}
 	if value, ok := _u.mutation.TargetVersionID(); ok {
 		_spec.SetField(tilearchive.FieldTargetVersionID, field.TypeInt, value)
 	}
@@ -1177,6 +1307,18 @@ func (_u *TileArchiveUpdateOne) sqlSave(ctx context.Context) (_node *TileArchive
 	}
 	if value, ok := _u.mutation.AddedTileCount(); ok {
 		_spec.AddField(tilearchive.FieldTileCount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.BuiltMinZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMinZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBuiltMinZoom(); ok {
+		_spec.AddField(tilearchive.FieldBuiltMinZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.BuiltMaxZoom(); ok {
+		_spec.SetField(tilearchive.FieldBuiltMaxZoom, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBuiltMaxZoom(); ok {
+		_spec.AddField(tilearchive.FieldBuiltMaxZoom, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Bounds(); ok {
 		_spec.SetField(tilearchive.FieldBounds, field.TypeJSON, value)

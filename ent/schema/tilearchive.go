@@ -27,6 +27,8 @@ func (TileArchive) Fields() []ent.Field {
 		field.Enum("state").Values("queued", "building", "ready", "failed").Default("queued"),
 		field.Int("min_zoom").Default(0),
 		field.Int("max_zoom").Default(0),
+		field.Bool("auto_zoom").Default(true).
+			Comment("The default range, whose deepest zoom is lowered to keep within the limits; false for a range the publisher asked for."),
 		field.Int("target_version_id").Default(0).Comment("The published version being built (0: none)."),
 		field.JSON("target_members", []int{}).Optional().Comment("A set's member layer versions being built."),
 		field.Int64("tiles_done").Default(0),
@@ -38,6 +40,8 @@ func (TileArchive) Fields() []ent.Field {
 		field.String("etag").Default("").Comment("The served file's validator, without quotes."),
 		field.Int64("bytes").Default(0),
 		field.Int64("tile_count").Default(0).Comment("Tiles with content in the served file."),
+		field.Int("built_min_zoom").Default(0).Comment("The served file's zoom range."),
+		field.Int("built_max_zoom").Default(0),
 		field.JSON("bounds", []float64{}).Optional(),
 		field.String("error").Default(""),
 		field.Int64("job_id").Optional().Nillable(),

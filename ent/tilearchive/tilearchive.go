@@ -28,6 +28,8 @@ const (
 	FieldMinZoom = "min_zoom"
 	// FieldMaxZoom holds the string denoting the max_zoom field in the database.
 	FieldMaxZoom = "max_zoom"
+	// FieldAutoZoom holds the string denoting the auto_zoom field in the database.
+	FieldAutoZoom = "auto_zoom"
 	// FieldTargetVersionID holds the string denoting the target_version_id field in the database.
 	FieldTargetVersionID = "target_version_id"
 	// FieldTargetMembers holds the string denoting the target_members field in the database.
@@ -50,6 +52,10 @@ const (
 	FieldBytes = "bytes"
 	// FieldTileCount holds the string denoting the tile_count field in the database.
 	FieldTileCount = "tile_count"
+	// FieldBuiltMinZoom holds the string denoting the built_min_zoom field in the database.
+	FieldBuiltMinZoom = "built_min_zoom"
+	// FieldBuiltMaxZoom holds the string denoting the built_max_zoom field in the database.
+	FieldBuiltMaxZoom = "built_max_zoom"
 	// FieldBounds holds the string denoting the bounds field in the database.
 	FieldBounds = "bounds"
 	// FieldError holds the string denoting the error field in the database.
@@ -77,6 +83,7 @@ var Columns = []string{
 	FieldState,
 	FieldMinZoom,
 	FieldMaxZoom,
+	FieldAutoZoom,
 	FieldTargetVersionID,
 	FieldTargetMembers,
 	FieldTilesDone,
@@ -88,6 +95,8 @@ var Columns = []string{
 	FieldEtag,
 	FieldBytes,
 	FieldTileCount,
+	FieldBuiltMinZoom,
+	FieldBuiltMaxZoom,
 	FieldBounds,
 	FieldError,
 	FieldJobID,
@@ -114,6 +123,8 @@ var (
 	DefaultMinZoom int
 	// DefaultMaxZoom holds the default value on creation for the "max_zoom" field.
 	DefaultMaxZoom int
+	// DefaultAutoZoom holds the default value on creation for the "auto_zoom" field.
+	DefaultAutoZoom bool
 	// DefaultTargetVersionID holds the default value on creation for the "target_version_id" field.
 	DefaultTargetVersionID int
 	// DefaultTilesDone holds the default value on creation for the "tiles_done" field.
@@ -130,6 +141,10 @@ var (
 	DefaultBytes int64
 	// DefaultTileCount holds the default value on creation for the "tile_count" field.
 	DefaultTileCount int64
+	// DefaultBuiltMinZoom holds the default value on creation for the "built_min_zoom" field.
+	DefaultBuiltMinZoom int
+	// DefaultBuiltMaxZoom holds the default value on creation for the "built_max_zoom" field.
+	DefaultBuiltMaxZoom int
 	// DefaultError holds the default value on creation for the "error" field.
 	DefaultError string
 	// DefaultRequestedBy holds the default value on creation for the "requested_by" field.
@@ -231,6 +246,11 @@ func ByMaxZoom(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMaxZoom, opts...).ToFunc()
 }
 
+// ByAutoZoom orders the results by the auto_zoom field.
+func ByAutoZoom(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAutoZoom, opts...).ToFunc()
+}
+
 // ByTargetVersionID orders the results by the target_version_id field.
 func ByTargetVersionID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTargetVersionID, opts...).ToFunc()
@@ -269,6 +289,16 @@ func ByBytes(opts ...sql.OrderTermOption) OrderOption {
 // ByTileCount orders the results by the tile_count field.
 func ByTileCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTileCount, opts...).ToFunc()
+}
+
+// ByBuiltMinZoom orders the results by the built_min_zoom field.
+func ByBuiltMinZoom(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBuiltMinZoom, opts...).ToFunc()
+}
+
+// ByBuiltMaxZoom orders the results by the built_max_zoom field.
+func ByBuiltMaxZoom(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBuiltMaxZoom, opts...).ToFunc()
 }
 
 // ByError orders the results by the error field.

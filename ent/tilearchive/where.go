@@ -74,6 +74,11 @@ func MaxZoom(v int) predicate.TileArchive {
 	return predicate.TileArchive(sql.FieldEQ(FieldMaxZoom, v))
 }
 
+// AutoZoom applies equality check predicate on the "auto_zoom" field. It's identical to AutoZoomEQ.
+func AutoZoom(v bool) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldAutoZoom, v))
+}
+
 // TargetVersionID applies equality check predicate on the "target_version_id" field. It's identical to TargetVersionIDEQ.
 func TargetVersionID(v int) predicate.TileArchive {
 	return predicate.TileArchive(sql.FieldEQ(FieldTargetVersionID, v))
@@ -112,6 +117,16 @@ func Bytes(v int64) predicate.TileArchive {
 // TileCount applies equality check predicate on the "tile_count" field. It's identical to TileCountEQ.
 func TileCount(v int64) predicate.TileArchive {
 	return predicate.TileArchive(sql.FieldEQ(FieldTileCount, v))
+}
+
+// BuiltMinZoom applies equality check predicate on the "built_min_zoom" field. It's identical to BuiltMinZoomEQ.
+func BuiltMinZoom(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldBuiltMinZoom, v))
+}
+
+// BuiltMaxZoom applies equality check predicate on the "built_max_zoom" field. It's identical to BuiltMaxZoomEQ.
+func BuiltMaxZoom(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldBuiltMaxZoom, v))
 }
 
 // Error applies equality check predicate on the "error" field. It's identical to ErrorEQ.
@@ -367,6 +382,16 @@ func MaxZoomLT(v int) predicate.TileArchive {
 // MaxZoomLTE applies the LTE predicate on the "max_zoom" field.
 func MaxZoomLTE(v int) predicate.TileArchive {
 	return predicate.TileArchive(sql.FieldLTE(FieldMaxZoom, v))
+}
+
+// AutoZoomEQ applies the EQ predicate on the "auto_zoom" field.
+func AutoZoomEQ(v bool) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldAutoZoom, v))
+}
+
+// AutoZoomNEQ applies the NEQ predicate on the "auto_zoom" field.
+func AutoZoomNEQ(v bool) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldNEQ(FieldAutoZoom, v))
 }
 
 // TargetVersionIDEQ applies the EQ predicate on the "target_version_id" field.
@@ -767,6 +792,86 @@ func TileCountLT(v int64) predicate.TileArchive {
 // TileCountLTE applies the LTE predicate on the "tile_count" field.
 func TileCountLTE(v int64) predicate.TileArchive {
 	return predicate.TileArchive(sql.FieldLTE(FieldTileCount, v))
+}
+
+// BuiltMinZoomEQ applies the EQ predicate on the "built_min_zoom" field.
+func BuiltMinZoomEQ(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldBuiltMinZoom, v))
+}
+
+// BuiltMinZoomNEQ applies the NEQ predicate on the "built_min_zoom" field.
+func BuiltMinZoomNEQ(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldNEQ(FieldBuiltMinZoom, v))
+}
+
+// BuiltMinZoomIn applies the In predicate on the "built_min_zoom" field.
+func BuiltMinZoomIn(vs ...int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldIn(FieldBuiltMinZoom, vs...))
+}
+
+// BuiltMinZoomNotIn applies the NotIn predicate on the "built_min_zoom" field.
+func BuiltMinZoomNotIn(vs ...int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldNotIn(FieldBuiltMinZoom, vs...))
+}
+
+// BuiltMinZoomGT applies the GT predicate on the "built_min_zoom" field.
+func BuiltMinZoomGT(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldGT(FieldBuiltMinZoom, v))
+}
+
+// BuiltMinZoomGTE applies the GTE predicate on the "built_min_zoom" field.
+func BuiltMinZoomGTE(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldGTE(FieldBuiltMinZoom, v))
+}
+
+// BuiltMinZoomLT applies the LT predicate on the "built_min_zoom" field.
+func BuiltMinZoomLT(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldLT(FieldBuiltMinZoom, v))
+}
+
+// BuiltMinZoomLTE applies the LTE predicate on the "built_min_zoom" field.
+func BuiltMinZoomLTE(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldLTE(FieldBuiltMinZoom, v))
+}
+
+// BuiltMaxZoomEQ applies the EQ predicate on the "built_max_zoom" field.
+func BuiltMaxZoomEQ(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldEQ(FieldBuiltMaxZoom, v))
+}
+
+// BuiltMaxZoomNEQ applies the NEQ predicate on the "built_max_zoom" field.
+func BuiltMaxZoomNEQ(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldNEQ(FieldBuiltMaxZoom, v))
+}
+
+// BuiltMaxZoomIn applies the In predicate on the "built_max_zoom" field.
+func BuiltMaxZoomIn(vs ...int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldIn(FieldBuiltMaxZoom, vs...))
+}
+
+// BuiltMaxZoomNotIn applies the NotIn predicate on the "built_max_zoom" field.
+func BuiltMaxZoomNotIn(vs ...int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldNotIn(FieldBuiltMaxZoom, vs...))
+}
+
+// BuiltMaxZoomGT applies the GT predicate on the "built_max_zoom" field.
+func BuiltMaxZoomGT(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldGT(FieldBuiltMaxZoom, v))
+}
+
+// BuiltMaxZoomGTE applies the GTE predicate on the "built_max_zoom" field.
+func BuiltMaxZoomGTE(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldGTE(FieldBuiltMaxZoom, v))
+}
+
+// BuiltMaxZoomLT applies the LT predicate on the "built_max_zoom" field.
+func BuiltMaxZoomLT(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldLT(FieldBuiltMaxZoom, v))
+}
+
+// BuiltMaxZoomLTE applies the LTE predicate on the "built_max_zoom" field.
+func BuiltMaxZoomLTE(v int) predicate.TileArchive {
+	return predicate.TileArchive(sql.FieldLTE(FieldBuiltMaxZoom, v))
 }
 
 // BoundsIsNil applies the IsNil predicate on the "bounds" field.
