@@ -208,6 +208,12 @@ func (a *TileArchives) request(w http.ResponseWriter, r *http.Request) {
 	if kind, _, _ := owner(chi.URLParam(r, "owner")); kind == "set" {
 		scope = auth.ScopeSetsWrite
 	}
+	if !auth.FromContext(r.Context()).Authenticated() {
+		auth.SetAcceptedScopes(w.Header(), []string{scope})
+		archiveCORS(w.Header())
+		fail(w, http.StatusUnauthorized, "Authentication credentials were not provided.")
+		return
+	}
 	t, ok := a.start(w, r, scope)
 	if !ok {
 		return

@@ -316,12 +316,18 @@ func TestTileArchiveLimits(t *testing.T) {
 			t.Errorf("requested z0-3: %+v", *got.File)
 		}
 
-		// The default range of another archive of the layer fits itself
-		// under the limit.
+		// The default range fits itself under the limit: the vector
+		// PMTiles archive (z0-14 spans over 40 tiles) stops shallower.
+		vp := "/services/tiles/v1/layer=" + itoa(id) + "/tiles.pmtiles"
+		archiveGet(t, e, vp, owner.Key, nil)
+		vd := waitArchive(t, e, vp, owner.Key, func(d archiveDoc) bool { return d.State == "ready" })
+		if vd.File.MaxZoom >= tilearchives.DefaultVectorMaxZoom || vd.File.Tiles > 40 || vd.File.Tiles == 0 {
+			t.Errorf("default vector range under max_tiles 40: %+v", *vd.File)
+		}
 		rp := "/services/tiles/v1/layer=" + itoa(id) + "/raster.pmtiles"
 		archiveGet(t, e, rp, owner.Key, nil)
 		rd := waitArchive(t, e, rp, owner.Key, func(d archiveDoc) bool { return d.State == "ready" })
-		if rd.File.MaxZoom >= tilearchives.DefaultRasterMaxZoom || rd.File.Tiles > 40 {
+		if rd.File.Tiles > 40 || rd.File.Tiles == 0 {
 			t.Errorf("default raster range under max_tiles 40: %+v", *rd.File)
 		}
 		resp, full := archiveGet(t, e, rp, owner.Key, nil)

@@ -35,3 +35,12 @@ func (s *Service) ArchiveTile(ctx context.Context, ls []*vectortiles.Layer, t ve
 	}
 	return encode(out, f)
 }
+
+// Blank is a transparent tile in f.
+func (s *Service) Blank(f Format) []byte {
+	b, err := encode(nil, f)
+	if err != nil {
+		return nil
+	}
+	return b
+}

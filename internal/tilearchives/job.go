@@ -187,20 +187,37 @@ func (s *Service) build(ctx context.Context, a *ent.TileArchive, jobID int64) er
 		o.Type = tilearchive.TypePNG
 		o.Description = "Raster tiles of " + t.Title
 		ls := t.Members
+		var blank []byte
 		src = tilearchive.SourceFunc(func(ctx context.Context, z, x, y int) ([]byte, error) {
-			return s.Rasters.ArchiveTile(ctx, ls, vectortiles.Tile{Z: z, X: x, Y: y}, rastertiles.PNG)
+			b, err := s.Rasters.ArchiveTile(ctx, ls, vectortiles.Tile{Z: z, X: x, Y: y}, rastertiles.PNG)
+			if err != nil || b != nil {
+				return b, err
+			}
+			// Shapes too small to draw at this zoom may draw deeper: a
+			// transparent tile (stored once) keeps the walk going.
+			if blank == nil {
+				blank = s.Rasters.Blank(rastertiles.PNG)
+			}
+			return blank, nil
 		})
 	} else {
 		o.Type = tilearchive.TypeMVT
 		o.Description = "Vector tiles of " + t.Title
 		o.Metadata = map[string]any{"vector_layers": vectorLayers(t, plan)}
 		l := t.Members[0]
+		empty := emptyMVT(vectortiles.LayerName(l.ID))
 		src = tilearchive.SourceFunc(func(ctx context.Context, z, x, y int) ([]byte, error) {
 			b, err := s.Tiles.LayerMVT(ctx, l, vectortiles.Tile{Z: z, X: x, Y: y})
-			if len(b) == 0 {
+			if err != nil {
 				return nil, err
 			}
-			return b, err
+			if len(b) == 0 {
+				// Features too small for this zoom's grid may show
+				// deeper: an empty layer (stored once) keeps the walk
+				// going within the bounds.
+				return empty, nil
+			}
+			return b, nil
 		})
 	}
 	path := filepath.Join(dir, "archive")
@@ -360,4 +377,11 @@ func (p *progress) flush() {
 func (p *progress) stop() {
 	p.once.Do(func() { close(p.stopc) })
 	<-p.fin
+}
+
+// emptyMVT is a tile holding one layer named name with no features.
+func emptyMVT(name string) []byte {
+	layer := append([]byte{0x0a, byte(len(name))}, name...)
+	layer = append(layer, 0x28, 0x80, 0x20, 0x78, 0x02) // extent 4096, version 2
+	return append([]byte{0x1a, byte(len(layer))}, layer...)
 }

@@ -127,7 +127,11 @@ func (l Limits) check(service string, p Plan) error {
 // plan estimates a range over bounds.
 func (l Limits) plan(service string, lo, hi int, bounds [4]float64) Plan {
 	p := Plan{MinZoom: lo, MaxZoom: hi, Bounds: bounds}
-	p.Tiles = tilearchive.Estimate(tilearchive.Options{MinZoom: lo, MaxZoom: hi, Bounds: bounds})
+	typ := tilearchive.TypeMVT
+	if service == ServiceRasterPMTiles {
+		typ = tilearchive.TypePNG
+	}
+	p.Tiles = tilearchive.Estimate(tilearchive.Options{MinZoom: lo, MaxZoom: hi, Bounds: bounds, Type: typ})
 	tb := l.tileBytes(service)
 	if p.Tiles > l.MaxBytes/tb+1 {
 		p.Bytes = l.MaxBytes + 1
