@@ -346,11 +346,11 @@ func TestTileArchiveBadPaths(t *testing.T) {
 		for path, want := range map[string]int{
 			"/services/tiles/v1/set=" + itoa(set) + "/tiles.pmtiles":      http.StatusNotFound,
 			"/services/tiles/v1/set=" + itoa(set) + "/tiles.mbtiles.json": http.StatusNotFound,
-			"/services/tiles/v1/layer=abc/tiles.pmtiles":                   http.StatusNotFound,
-			"/services/tiles/v1/layer=0/tiles.pmtiles":                     http.StatusNotFound,
-			"/services/tiles/v1/item=3/raster.pmtiles":                     http.StatusNotFound,
-			"/services/tiles/v1/layer=999999/tiles.pmtiles":                http.StatusNotFound,
-			"/services/tiles/v1/layer=999999/tiles.pmtiles.json":           http.StatusNotFound,
+			"/services/tiles/v1/layer=abc/tiles.pmtiles":                  http.StatusNotFound,
+			"/services/tiles/v1/layer=0/tiles.pmtiles":                    http.StatusNotFound,
+			"/services/tiles/v1/item=3/raster.pmtiles":                    http.StatusNotFound,
+			"/services/tiles/v1/layer=999999/tiles.pmtiles":               http.StatusNotFound,
+			"/services/tiles/v1/layer=999999/tiles.pmtiles.json":          http.StatusNotFound,
 		} {
 			resp, body := archiveGet(t, e, path, owner.Key, nil)
 			if resp.StatusCode != want {
