@@ -35,6 +35,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	feats := ogcfeatures.New(&store.Store{}, 0, nil)
 	ogc.NewFeatures(feats, "").Mount(r)
 	ogc.NewWFS(wfsserver.New(feats), "").Mount(r)
+	mountTileArchives(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))
@@ -53,6 +54,7 @@ func serviceRules(rules map[string]rule) {
 	featureRules(rules)
 	wfsRules(rules)
 	tileRules(rules)
+	tileArchiveRules(rules)
 }
 
 const featuresAt = "{origin}/services/ogc/features"

@@ -182,19 +182,19 @@ func notFound(err error) error {
 }
 
 // Usable returns the published owner of an archive if v may use it
-// through the archive's service (a set's members through the tiles
-// service), else ErrNotFound.
+// through the archive's service and the tiles service (whose switch
+// and permissions govern every tile of the owner), else ErrNotFound.
 func (s *Service) Usable(ctx context.Context, v *access.Viewer, kind string, id int, service string) (*Target, error) {
 	if _, ok := ServiceOf(kind, File(service)); !ok {
 		return nil, ErrNotFound
 	}
 	switch kind {
 	case KindLayer:
-		if _, err := s.Tiles.UsableLayer(ctx, v, id, service); err != nil {
+		if _, err := s.Tiles.UsableLayer(ctx, v, id, service, vectortiles.ServiceTiles); err != nil {
 			return nil, notFound(err)
 		}
 	case KindSet:
-		if _, _, err := s.Tiles.UsableSet(ctx, v, id, []string{service}, nil); err != nil {
+		if _, _, err := s.Tiles.UsableSet(ctx, v, id, []string{service, vectortiles.ServiceTiles}, nil); err != nil {
 			return nil, notFound(err)
 		}
 	}
