@@ -29,7 +29,7 @@ import (
 // same URL + ".json" the archive's description: its state, progress,
 // size, zoom range and limits (GET), or a build request with a zoom range
 // (POST, publishers: layers:write or sets:write and edit on the dataset).
-// An archive not built yet answers 503 with Retry-After and the
+// An archive not built yet answers 404 with Retry-After and the
 // description, and its first request queues its build.
 type TileArchives struct {
 	svc     *tilearchives.Service
@@ -168,14 +168,13 @@ func (a *TileArchives) file(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", mod, f)
 }
 
-// notReady answers a request for a file not built yet: 503 with
-// Retry-After while a build is queued or runs, 404 when the build failed;
-// the body is the archive's description either way.
+// notReady answers a request for a file not built yet: 404 with the
+// archive's description (its state and progress), and Retry-After while
+// a build is queued or runs. Not a 503: the service is up, the file is
+// not there yet, and a failed build will not mend by retrying.
 func (a *TileArchives) notReady(w http.ResponseWriter, r *http.Request, st *tilearchives.Status) {
-	status := http.StatusServiceUnavailable
-	if st.State == "failed" {
-		status = http.StatusNotFound
-	} else {
+	status := http.StatusNotFound
+	if st.State != "failed" {
 		w.Header().Set("Retry-After", "5")
 	}
 	doc := a.doc(r, st)

@@ -168,7 +168,7 @@ func checkRanges(t *testing.T, e *env, path, key string, full []byte, etag strin
 }
 
 // buildServeRebuild is the life of a layer's vector PMTiles archive: the
-// first request queues the build (503 with its state), the build makes
+// first request queues the build (404 with its state and Retry-After), the build makes
 // the file from the published version, the file serves by ranges, a new
 // published version rebuilds it under a new ETag while the old file
 // keeps serving.
@@ -178,8 +178,8 @@ func buildServeRebuild(t *testing.T, e *env) {
 	path := "/services/tiles/v1/layer=" + itoa(id) + "/tiles.pmtiles"
 
 	resp, body := archiveGet(t, e, path, "", nil)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("first request: %d %s, want 503 with Retry-After", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("first request: %d %s, want 404 with Retry-After", resp.StatusCode, body)
 	}
 	var first archiveDoc
 	if err := json.Unmarshal(body, &first); err != nil || (first.State != "queued" && first.State != "building") || first.Limits.MaxTiles == 0 {

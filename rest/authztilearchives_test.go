@@ -14,8 +14,8 @@ func mountTileArchives(r chi.Router) { ogc.NewTileArchives(nil, "", nil).Mount(r
 
 // tileArchiveRules: a layer's vector PMTiles and MBTiles and a layer's or
 // set's raster PMTiles serve, like the tiles, those holding view whose
-// tiles service is on (an archive not built yet answers 503 while its
-// first build runs); their descriptions too; a build request needs edit.
+// tiles service is on (an archive not built yet answers 404, with its
+// state, while its first build runs); their descriptions too; a build request needs edit.
 // CORS preflights carry no credentials: anyone gets them.
 func tileArchiveRules(rules map[string]rule) {
 	for _, a := range []struct{ file, kind, owner string }{
@@ -28,8 +28,9 @@ func tileArchiveRules(rules map[string]rule) {
 		files := []target{{p, canView}, {p + "?key={key}", canView},
 			{"{origin}/services;key={key}/tiles/v1/" + a.owner + "/" + a.file, canView}}
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
-			// 503: the first request queues the build and says so.
-			rules[m+" "+route] = rule{kind: a.kind, plain: true, ok: []int{http.StatusServiceUnavailable}, targets: files, check: notShared}
+			// 404 to allowed callers too: the first request queues the
+			// build and answers its state until the file is there.
+			rules[m+" "+route] = rule{kind: a.kind, plain: true, ok: []int{http.StatusNotFound}, targets: files, check: notShared}
 			rules[m+" "+route+".json"] = rule{kind: a.kind, plain: true, check: notShared,
 				targets: []target{{p + ".json", canView}, {p + ".json?key={key}", canView}}}
 		}

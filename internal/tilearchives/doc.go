@@ -12,7 +12,7 @@
 // nothing to draw: they have no archive.
 //
 // When. An archive is built the first time it is asked for (Ensure: the
-// archive URL answers 503 with its progress until the file is ready), or
+// archive URL answers 404 with its progress until the file is ready), or
 // when a publisher asks for one with a zoom range (Request). From then on
 // each publish of the layer or set, and each publish of a member of a
 // set, queues a rebuild in the publishing transaction (Install observes
