@@ -235,7 +235,7 @@ func (s *Service) build(ctx context.Context, a *ent.TileArchive, jobID int64) er
 		}
 	}
 	if errors.Is(err, tilearchive.ErrTooLarge) {
-		return permanentError{fmt.Errorf("The archive went over its limits while building (max_tiles %d, max_bytes %d): %w", lim.MaxTiles, lim.MaxBytes, err)}
+		return permanentError{fmt.Errorf("the archive went over its limits while building (max_tiles %d, max_bytes %d): %w", lim.MaxTiles, lim.MaxBytes, err)}
 	}
 	if err != nil {
 		return fmt.Errorf("writing the archive: %w", err)
