@@ -376,3 +376,23 @@ func TestTileArchiveBadPaths(t *testing.T) {
 		}
 	})
 }
+
+// A member's publish rebuilds the raster archive of the set that holds
+// it: the file's ETag changes, and the new file draws the member's new
+// version.
+func TestTileArchiveSetRebuildsOnMemberPublish(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		member := publishLayer(t, e, owner.User, "Member", "Point", randomPoints(31, 30))
+		set := publishSet(t, e, owner.User, "Rebuilt set", member)
+		path := "/services/tiles/v1/set=" + itoa(set) + "/raster.pmtiles"
+		archiveGet(t, e, path, owner.Key, nil)
+		d := waitArchive(t, e, path, owner.Key, func(d archiveDoc) bool { return d.State == "ready" })
+		writeVersion(t, e, owner.User, member, "Member", "Point", randomPoints(32, 60), true)
+		d2 := waitArchive(t, e, path, owner.Key, func(d2 archiveDoc) bool { return d2.State == "ready" && d2.File.ETag != d.File.ETag })
+		resp, _ := archiveGet(t, e, path, owner.Key, map[string]string{"Range": "bytes=0-126"})
+		if resp.StatusCode != http.StatusPartialContent || resp.Header.Get("ETag") != `"`+d2.File.ETag+`"` {
+			t.Errorf("after the member's publish: %d, ETag %s, want %s", resp.StatusCode, resp.Header.Get("ETag"), d2.File.ETag)
+		}
+	})
+}
