@@ -206,6 +206,34 @@ func buildServeRebuild(t *testing.T, e *env) {
 	}
 	checkRanges(t, e, path, "", full, etag)
 
+	// GraphQL lists the layer's archives with their state and size.
+	g := e.GraphQL(t, owner.Key, `query($id: ID!) { layer(id: $id) { tileArchives {
+		service state ready rebuilding progress bytes tilesDone builtMaxZoom versionId error path } } }`,
+		map[string]any{"id": id})
+	var gd struct {
+		Layer struct {
+			TileArchives []struct {
+				Service, State, Path string
+				Ready                bool
+				Bytes                int64
+				BuiltMaxZoom         int
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &gd); err != nil || len(g.Errors) > 0 {
+		t.Fatalf("GraphQL: %s %v %v", g.Data, g.Errors, err)
+	}
+	states := map[string]string{}
+	for _, a := range gd.Layer.TileArchives {
+		states[a.Service] = a.State
+		if a.Service == tilearchives.ServiceVectorPMTiles && (!a.Ready || a.Bytes != d.File.Bytes || a.BuiltMaxZoom != 14 || a.Path != path) {
+			t.Errorf("GraphQL archive: %+v", a)
+		}
+	}
+	if len(states) != 3 || states[tilearchives.ServiceVectorPMTiles] != "ready" || states[tilearchives.ServiceMBTiles] != "none" {
+		t.Errorf("GraphQL archives: %s", g.Data)
+	}
+
 	// Progress and the outcome reached the owner's notifications (the
 	// job stream subscriptions read).
 	ctx := t.Context()

@@ -317,6 +317,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	s.Archives = &tilearchives.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Tiles: s.Tiles,
 		Rasters: s.Rasters, Limits: cfg.TileArchives, WorkDir: tmp.Dir(), Logger: cfg.Logger, ProgressEvery: cfg.ExportProgressEvery}
 	s.Archives.Install()
+	res.TileArchives = s.Archives
 	if !cfg.Jobs.InsertOnly {
 		if err := jobs.Register(j, &tilearchives.Worker{S: s.Archives}); err != nil {
 			j.Close()
