@@ -25,8 +25,8 @@ import (
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
-	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/webhooks"
 )
 
