@@ -145,6 +145,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.addReferenceItem(t)
 	f.addCropLayer(t)
 	f.addServiceOwners(t)
+	f.addDataTableOwners(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the
 	// explore sections answer with the fixtures, and the leak checks see
 	// them.

@@ -36,6 +36,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	ogc.NewFeatures(feats, "").Mount(r)
 	ogc.NewWFS(wfsserver.New(feats), "").Mount(r)
 	mountTileArchives(r)
+	mountDataTable(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))
@@ -55,6 +56,7 @@ func serviceRules(rules map[string]rule) {
 	wfsRules(rules)
 	tileRules(rules)
 	tileArchiveRules(rules)
+	dataTableRules(rules)
 }
 
 const featuresAt = "{origin}/services/ogc/features"

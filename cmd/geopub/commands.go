@@ -112,6 +112,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	db.register(fs)
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
+	smallMB := fs.Int64("small-data-max-mb", envInt64("GEOPUB_SMALL_DATA_MAX_MB", 50), "largest file of a catalog item the small-data service serves, in MiB; larger ones are listed with too_large [GEOPUB_SMALL_DATA_MAX_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
@@ -136,6 +137,10 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	}
 	cfg.Addr, cfg.BaseURL, cfg.WarmQueryIndexes = *addr, *baseURL, true
 	cfg.MaxUploadBytes = *uploadMB << 20
+	if *smallMB < 1 {
+		return usageError{"--small-data-max-mb (GEOPUB_SMALL_DATA_MAX_MB) must be a whole number of MiB, at least 1"}
+	}
+	cfg.SmallDataMaxFileBytes = *smallMB << 20
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err

@@ -31,6 +31,7 @@ import (
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/datatable"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/follows"
@@ -53,6 +54,7 @@ import (
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/site"
+	"github.com/geopub/geopub/internal/smalldata"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -105,6 +107,9 @@ type Config struct {
 	// MaxUploadBytes bounds one multipart upload; 0 is
 	// rest.DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// SmallDataMaxFileBytes is the largest attached file the small-data
+	// service serves; 0 is smalldata.DefaultMaxFileBytes (50 MiB).
+	SmallDataMaxFileBytes int64
 	// TrustedProxies are the peers whose Forwarded and X-Forwarded-*
 	// headers name the client (internal/forwarded); none by default.
 	TrustedProxies forwarded.Proxies
@@ -181,6 +186,9 @@ type Server struct {
 	Rasters *rastertiles.Service
 	// Archives builds and serves their PMTiles and MBTiles archives.
 	Archives *tilearchives.Service
+	// DataTable reads the rows of published layers and tables (its JSON
+	// and CSV door and the HTML table pages).
+	DataTable *datatable.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
 	// metricsSrv serves MetricsAddr, healthSrv HealthAddr, between Start
@@ -326,6 +334,11 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 			return nil, err
 		}
 	}
+	tableFresh := cfg.Query.Fresh
+	if tableFresh <= 0 {
+		tableFresh = queryapi.DefaultConfig.Fresh
+	}
+	s.DataTable = datatable.New(ogcfeatures.New(st, tableFresh, cfg.Logger))
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()
 		blobs.Close()
@@ -522,7 +535,7 @@ func (s *Server) routes() http.Handler {
 		// browser's session cookie included), with robots.txt and the
 		// sitemaps.
 		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).
-			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).Routes(r)
+			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).WithDataTable(s.DataTable).Routes(r)
 		// The DCAT feeds harvesters read, as the caller may see the
 		// catalogue.
 		r.With(budget(timeout, nil), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
@@ -563,6 +576,19 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
+	})
+	// The data table (rows of layers and tables as JSON and CSV) over the
+	// same reader, with the key as a query parameter too.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
+	})
+	// Small data: the files attached to catalog items, downloads (no
+	// request budget), the key as a query parameter too.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewSmallData(smalldata.New(s.Store.Client, s.Resolver.Blobs, s.cfg.SmallDataMaxFileBytes), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
 	// included) as OWS exception reports.

@@ -2,7 +2,6 @@ package tilearchive
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
@@ -72,7 +71,7 @@ func WriteMBTiles(ctx context.Context, path string, src Source, o Options) (st S
 
 	st = Stats{Bounds: box, MinZoom: -1, MaxZoom: -1}
 	gz := o.Type == TypeMVT && !o.Compressed
-	seen := map[[sha256.Size]byte]bool{}
+	seen := map[digest]bool{}
 	var tx *sql.Tx
 	var inTx int
 	commit := func() error {
@@ -103,7 +102,7 @@ func WriteMBTiles(ctx context.Context, path string, src Source, o Options) (st S
 				return err
 			}
 		}
-		id := hex.EncodeToString(t.sum[:16])
+		id := hex.EncodeToString(t.sum[:])
 		if !seen[t.sum] {
 			data := t.data
 			if gz {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -75,7 +74,7 @@ func WritePMTiles(ctx context.Context, w io.Writer, scratchDir string, src Sourc
 
 	st := Stats{Bounds: box, MinZoom: -1, MaxZoom: -1}
 	var entries []entry
-	seen := map[[sha256.Size]byte]stored{}
+	seen := map[digest]stored{}
 	var dataLen uint64
 	empty, err := walk(ctx, src, o, box, func(t *tile) error {
 		st.Tiles++
@@ -118,8 +117,9 @@ func WritePMTiles(ctx context.Context, w io.Writer, scratchDir string, src Sourc
 		return st, err
 	}
 	seen = nil
-	if st.MinZoom < 0 {
+	if st.Tiles == 0 {
 		st.MinZoom, st.MaxZoom = o.MinZoom, o.MaxZoom
+		return st, ErrEmpty
 	}
 	if err := data.Flush(); err != nil {
 		return st, fmt.Errorf("tilearchive: scratch file: %w", err)
@@ -331,12 +331,6 @@ func decodeDirectory(b []byte) ([]entry, error) {
 // leaves of leafSize entries, doubling leafSize until the root of
 // leaf pointers fits.
 func directories(es []entry) (root, leaves []byte, err error) {
-	if len(es) == 0 {
-		// A directory must hold at least one entry, but an archive of
-		// no tiles has none; readers accept an empty directory of count 0.
-		root, err = gzipBytes(encodeDirectory(nil))
-		return root, nil, err
-	}
 	root, err = gzipBytes(encodeDirectory(es))
 	if err != nil {
 		return nil, nil, err

@@ -288,6 +288,10 @@ func TestPMTilesTooLarge(t *testing.T) {
 			t.Fatalf("limits %d tiles, %d bytes: %v, want ErrTooLarge", lim.MaxTiles, lim.MaxBytes, err)
 		}
 	}
+	// A first level too large to list: the world at zoom 13.
+	if _, err := WritePMTiles(context.Background(), &bytes.Buffer{}, t.TempDir(), src, Options{MinZoom: 13, MaxZoom: 13, Type: TypeMVT}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("the world at zoom 13: %v", err)
+	}
 	if _, err := WritePMTiles(context.Background(), &bytes.Buffer{}, t.TempDir(), src, Options{MaxZoom: 40, Type: TypeMVT}); err == nil {
 		t.Fatal("zoom 40 accepted")
 	}
@@ -336,5 +340,39 @@ func TestPMTilesSourceError(t *testing.T) {
 	_, err := WritePMTiles(context.Background(), &bytes.Buffer{}, t.TempDir(), src, Options{MaxZoom: 5, Type: TypePNG})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// A walk that finds nothing writes no PMTiles archive but an empty
+// MBTiles file.
+func TestEmptyArchives(t *testing.T) {
+	src := SourceFunc(func(context.Context, int, int, int) ([]byte, error) { return nil, nil })
+	var buf bytes.Buffer
+	st, err := WritePMTiles(context.Background(), &buf, t.TempDir(), src, Options{MaxZoom: 5, Type: TypeMVT})
+	if !errors.Is(err, ErrEmpty) || buf.Len() != 0 || st.Empty != 1 {
+		t.Fatalf("err %v, %d bytes written, stats %+v", err, buf.Len(), st)
+	}
+	path := t.TempDir() + "/e.mbtiles"
+	if st, err := WriteMBTiles(context.Background(), path, src, Options{MaxZoom: 5, Type: TypeMVT}); err != nil || st.Tiles != 0 {
+		t.Fatalf("MBTiles: %v, %+v", err, st)
+	}
+}
+
+// Progress is called with growing counts, an estimate never below them,
+// and ends at the tiles visited.
+func TestProgress(t *testing.T) {
+	src := pyramid(wellington, 12, unique)
+	var calls int
+	var last [2]int64
+	o := Options{MaxZoom: 12, Bounds: wellington, Type: TypePNG, Progress: func(done, estimate int64) {
+		if done < last[0] || estimate < done {
+			t.Errorf("progress %d of %d after %d", done, estimate, last[0])
+		}
+		calls++
+		last = [2]int64{done, estimate}
+	}}
+	_, st := write(t, src, o)
+	if calls < 13 || last[0] != st.Tiles+st.Empty || last[1] != last[0] {
+		t.Fatalf("%d calls, last %v, stats %+v", calls, last, st)
 	}
 }

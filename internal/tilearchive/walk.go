@@ -78,6 +78,11 @@ type Stats struct {
 // MaxBytes.
 var ErrTooLarge = errors.New("tilearchive: the archive exceeds its size limit")
 
+// ErrEmpty is returned by WritePMTiles when the walk found no non-empty
+// tile: a PMTiles directory must hold at least one entry, so no archive
+// is written (w receives nothing).
+var ErrEmpty = errors.New("tilearchive: no tile to write")
+
 // tooLarge wraps ErrTooLarge with what went over.
 func tooLarge(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrTooLarge}, args...)...)
@@ -88,8 +93,21 @@ type tile struct {
 	id      uint64
 	z, x, y int
 	data    []byte
-	sum     [sha256.Size]byte
+	sum     digest
 }
+
+// digest identifies a tile's content: the first 128 bits of its SHA-256
+// (collisions are out of reach at any archive size).
+type digest [16]byte
+
+func digestOf(b []byte) digest {
+	s := sha256.Sum256(b)
+	return digest(s[:16])
+}
+
+// maxFirstLevel bounds the tiles of the walk's first zoom, every one of
+// which is listed before the walk starts (8 bytes each).
+const maxFirstLevel = 1 << 24
 
 // walk visits the tiles of o level by level and calls emit for each
 // non-empty tile in tile-ID order, from one goroutine. It returns the
@@ -103,6 +121,9 @@ func walk(ctx context.Context, src Source, o Options, box [4]float64, emit func(
 	var done int64
 	var level []uint64 // the tile IDs to visit at zoom z, sorted
 	first := spanOf(box, o.MinZoom)
+	if first.count() > maxFirstLevel {
+		return 0, tooLarge("%d tiles at zoom %d, the walk's first level (at most %d)", first.count(), o.MinZoom, maxFirstLevel)
+	}
 	level = make([]uint64, 0, first.count())
 	for x := first.x0; x <= first.x1; x++ {
 		for y := first.y0; y <= first.y1; y++ {
@@ -251,5 +272,5 @@ func makeTile(ctx context.Context, src Source, id uint64) (*tile, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	return &tile{id: id, z: z, x: x, y: y, data: data, sum: sha256.Sum256(data)}, nil
+	return &tile{id: id, z: z, x: x, y: y, data: data, sum: digestOf(data)}, nil
 }

@@ -89,6 +89,9 @@ func (v *Views) layer(kind string) loader {
 		if err := v.addMap(ctx, p, mappreview.Layer, ly.ID, ly); err != nil {
 			return nil, err
 		}
+		if err := v.addDataTable(ctx, p, kind, ly.ID); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/datatable"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/web/mappreview"
@@ -51,6 +52,8 @@ type Views struct {
 	// sitemapURLs caps the URLs of one sitemap file; 0 is
 	// sitemap.MaxURLs.
 	sitemapURLs int
+	// tables serves the data-table pages; none: no such pages.
+	tables *datatable.Service
 }
 
 // New returns the pages over the resolvers; explorer is the path of the
@@ -102,6 +105,7 @@ func (v *Views) Routes(r chi.Router) {
 		add(pattern, load)
 	}
 	v.metadataRoutes(add)
+	v.dataTableRoutes(r)
 	v.crawlRoutes(r)
 }
 

@@ -31,6 +31,9 @@ type Page struct {
 	// where one could be.
 	Map     *mappreview.Map
 	MapNote string
+	// DataTable is the path of the layer's table page, when the caller
+	// may use it (datatable.PageTable).
+	DataTable string
 	// JSONLD is a dataset page's schema.org Dataset (jsonld.go): JSON
 	// whose <, > and & are escaped, safe inside a script element.
 	JSONLD template.JS
