@@ -53,6 +53,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -140,6 +141,8 @@ type Client struct {
 	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
 	Source *SourceClient
+	// TileArchive is the client for interacting with the TileArchive builders.
+	TileArchive *TileArchiveClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
@@ -199,6 +202,7 @@ func (c *Client) init() {
 	c.SetVersion = NewSetVersionClient(c.config)
 	c.SiteSetting = NewSiteSettingClient(c.config)
 	c.Source = NewSourceClient(c.config)
+	c.TileArchive = NewTileArchiveClient(c.config)
 	c.Token = NewTokenClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
@@ -333,6 +337,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SetVersion:              NewSetVersionClient(cfg),
 		SiteSetting:             NewSiteSettingClient(cfg),
 		Source:                  NewSourceClient(cfg),
+		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
 		User:                    NewUserClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
@@ -394,6 +399,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SetVersion:              NewSetVersionClient(cfg),
 		SiteSetting:             NewSiteSettingClient(cfg),
 		Source:                  NewSourceClient(cfg),
+		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
 		User:                    NewUserClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
@@ -435,7 +441,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -453,7 +459,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -538,6 +544,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SiteSetting.mutate(ctx, m)
 	case *SourceMutation:
 		return c.Source.mutate(ctx, m)
+	case *TileArchiveMutation:
+		return c.TileArchive.mutate(ctx, m)
 	case *TokenMutation:
 		return c.Token.mutate(ctx, m)
 	case *UserMutation:
@@ -6149,6 +6157,139 @@ func (c *SourceClient) mutate(ctx context.Context, m *SourceMutation) (Value, er
 	}
 }
 
+// TileArchiveClient is a client for the TileArchive schema.
+type TileArchiveClient struct {
+	config
+}
+
+// NewTileArchiveClient returns a client for the TileArchive from the given config.
+func NewTileArchiveClient(c config) *TileArchiveClient {
+	return &TileArchiveClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tilearchive.Hooks(f(g(h())))`.
+func (c *TileArchiveClient) Use(hooks ...Hook) {
+	c.hooks.TileArchive = append(c.hooks.TileArchive, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tilearchive.Intercept(f(g(h())))`.
+func (c *TileArchiveClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TileArchive = append(c.inters.TileArchive, interceptors...)
+}
+
+// Create returns a builder for creating a TileArchive entity.
+func (c *TileArchiveClient) Create() *TileArchiveCreate {
+	mutation := newTileArchiveMutation(c.config, OpCreate)
+	return &TileArchiveCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TileArchive entities.
+func (c *TileArchiveClient) CreateBulk(builders ...*TileArchiveCreate) *TileArchiveCreateBulk {
+	return &TileArchiveCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TileArchiveClient) MapCreateBulk(slice any, setFunc func(*TileArchiveCreate, int)) *TileArchiveCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TileArchiveCreateBulk{err: fmt.Errorf("calling to TileArchiveClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TileArchiveCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TileArchiveCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TileArchive.
+func (c *TileArchiveClient) Update() *TileArchiveUpdate {
+	mutation := newTileArchiveMutation(c.config, OpUpdate)
+	return &TileArchiveUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TileArchiveClient) UpdateOne(_m *TileArchive) *TileArchiveUpdateOne {
+	mutation := newTileArchiveMutation(c.config, OpUpdateOne, withTileArchive(_m))
+	return &TileArchiveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TileArchiveClient) UpdateOneID(id int) *TileArchiveUpdateOne {
+	mutation := newTileArchiveMutation(c.config, OpUpdateOne, withTileArchiveID(id))
+	return &TileArchiveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TileArchive.
+func (c *TileArchiveClient) Delete() *TileArchiveDelete {
+	mutation := newTileArchiveMutation(c.config, OpDelete)
+	return &TileArchiveDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TileArchiveClient) DeleteOne(_m *TileArchive) *TileArchiveDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TileArchiveClient) DeleteOneID(id int) *TileArchiveDeleteOne {
+	builder := c.Delete().Where(tilearchive.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TileArchiveDeleteOne{builder}
+}
+
+// Query returns a query builder for TileArchive.
+func (c *TileArchiveClient) Query() *TileArchiveQuery {
+	return &TileArchiveQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTileArchive},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TileArchive entity by its id.
+func (c *TileArchiveClient) Get(ctx context.Context, id int) (*TileArchive, error) {
+	return c.Query().Where(tilearchive.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TileArchiveClient) GetX(ctx context.Context, id int) *TileArchive {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *TileArchiveClient) Hooks() []Hook {
+	return c.hooks.TileArchive
+}
+
+// Interceptors returns the client interceptors.
+func (c *TileArchiveClient) Interceptors() []Interceptor {
+	return c.inters.TileArchive
+}
+
+func (c *TileArchiveClient) mutate(ctx context.Context, m *TileArchiveMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TileArchiveCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TileArchiveUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TileArchiveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TileArchiveDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TileArchive mutation op: %q", m.Op())
+	}
+}
+
 // TokenClient is a client for the Token schema.
 type TokenClient struct {
 	config
@@ -6803,7 +6944,7 @@ type (
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
+		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
@@ -6813,6 +6954,6 @@ type (
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
+		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
 	}
 )

@@ -50,6 +50,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -152,6 +153,7 @@ func checkColumn(t, c string) error {
 			setversion.Table:              setversion.ValidColumn,
 			sitesetting.Table:             sitesetting.ValidColumn,
 			source.Table:                  source.ValidColumn,
+			tilearchive.Table:             tilearchive.ValidColumn,
 			token.Table:                   token.ValidColumn,
 			user.Table:                    user.ValidColumn,
 			webhookdelivery.Table:         webhookdelivery.ValidColumn,

@@ -51,6 +51,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -104,6 +105,7 @@ const (
 	TypeSetVersion              = "SetVersion"
 	TypeSiteSetting             = "SiteSetting"
 	TypeSource                  = "Source"
+	TypeTileArchive             = "TileArchive"
 	TypeToken                   = "Token"
 	TypeUser                    = "User"
 	TypeWebhookDelivery         = "WebhookDelivery"
@@ -38754,6 +38756,2354 @@ func (m *SourceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Source edge %s", name)
+}
+
+// TileArchiveMutation represents an operation that mutates the TileArchive nodes in the graph.
+type TileArchiveMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	owner_kind            *tilearchive.OwnerKind
+	owner_id              *int
+	addowner_id           *int
+	service               *string
+	state                 *tilearchive.State
+	min_zoom              *int
+	addmin_zoom           *int
+	max_zoom              *int
+	addmax_zoom           *int
+	auto_zoom             *bool
+	target_version_id     *int
+	addtarget_version_id  *int
+	target_members        *[]int
+	appendtarget_members  []int
+	tiles_done            *int64
+	addtiles_done         *int64
+	tiles_estimate        *int64
+	addtiles_estimate     *int64
+	version_id            *int
+	addversion_id         *int
+	members               *[]int
+	appendmembers         []int
+	member_versions       *[]int
+	appendmember_versions []int
+	blob_key              *string
+	etag                  *string
+	bytes                 *int64
+	addbytes              *int64
+	tile_count            *int64
+	addtile_count         *int64
+	built_min_zoom        *int
+	addbuilt_min_zoom     *int
+	built_max_zoom        *int
+	addbuilt_max_zoom     *int
+	bounds                *[]float64
+	appendbounds          []float64
+	error                 *string
+	job_id                *int64
+	addjob_id             *int64
+	requested_by          *int
+	addrequested_by       *int
+	created_at            *time.Time
+	updated_at            *time.Time
+	built_at              *time.Time
+	clearedFields         map[string]struct{}
+	done                  bool
+	oldValue              func(context.Context) (*TileArchive, error)
+	predicates            []predicate.TileArchive
+}
+
+var _ ent.Mutation = (*TileArchiveMutation)(nil)
+
+// tilearchiveOption allows management of the mutation configuration using functional options.
+type tilearchiveOption func(*TileArchiveMutation)
+
+// newTileArchiveMutation creates new mutation for the TileArchive entity.
+func newTileArchiveMutation(c config, op Op, opts ...tilearchiveOption) *TileArchiveMutation {
+	m := &TileArchiveMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTileArchive,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTileArchiveID sets the ID field of the mutation.
+func withTileArchiveID(id int) tilearchiveOption {
+	return func(m *TileArchiveMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TileArchive
+		)
+		m.oldValue = func(ctx context.Context) (*TileArchive, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TileArchive.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTileArchive sets the old TileArchive of the mutation.
+func withTileArchive(node *TileArchive) tilearchiveOption {
+	return func(m *TileArchiveMutation) {
+		m.oldValue = func(context.Context) (*TileArchive, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TileArchiveMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TileArchiveMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TileArchiveMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TileArchiveMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TileArchive.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOwnerKind sets the "owner_kind" field.
+func (m *TileArchiveMutation) SetOwnerKind(tk tilearchive.OwnerKind) {
+	m.owner_kind = &tk
+}
+
+// OwnerKind returns the value of the "owner_kind" field in the mutation.
+func (m *TileArchiveMutation) OwnerKind() (r tilearchive.OwnerKind, exists bool) {
+	v := m.owner_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerKind returns the old "owner_kind" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldOwnerKind(ctx context.Context) (v tilearchive.OwnerKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerKind: %w", err)
+	}
+	return oldValue.OwnerKind, nil
+}
+
+// ResetOwnerKind resets all changes to the "owner_kind" field.
+func (m *TileArchiveMutation) ResetOwnerKind() {
+	m.owner_kind = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *TileArchiveMutation) SetOwnerID(i int) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TileArchiveMutation) OwnerID() (r int, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldOwnerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *TileArchiveMutation) AddOwnerID(i int) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *TileArchiveMutation) AddedOwnerID() (r int, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TileArchiveMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+}
+
+// SetService sets the "service" field.
+func (m *TileArchiveMutation) SetService(s string) {
+	m.service = &s
+}
+
+// Service returns the value of the "service" field in the mutation.
+func (m *TileArchiveMutation) Service() (r string, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldService returns the old "service" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldService(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldService is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldService requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldService: %w", err)
+	}
+	return oldValue.Service, nil
+}
+
+// ResetService resets all changes to the "service" field.
+func (m *TileArchiveMutation) ResetService() {
+	m.service = nil
+}
+
+// SetState sets the "state" field.
+func (m *TileArchiveMutation) SetState(t tilearchive.State) {
+	m.state = &t
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *TileArchiveMutation) State() (r tilearchive.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldState(ctx context.Context) (v tilearchive.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *TileArchiveMutation) ResetState() {
+	m.state = nil
+}
+
+// SetMinZoom sets the "min_zoom" field.
+func (m *TileArchiveMutation) SetMinZoom(i int) {
+	m.min_zoom = &i
+	m.addmin_zoom = nil
+}
+
+// MinZoom returns the value of the "min_zoom" field in the mutation.
+func (m *TileArchiveMutation) MinZoom() (r int, exists bool) {
+	v := m.min_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMinZoom returns the old "min_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldMinZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMinZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMinZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMinZoom: %w", err)
+	}
+	return oldValue.MinZoom, nil
+}
+
+// AddMinZoom adds i to the "min_zoom" field.
+func (m *TileArchiveMutation) AddMinZoom(i int) {
+	if m.addmin_zoom != nil {
+		*m.addmin_zoom += i
+	} else {
+		m.addmin_zoom = &i
+	}
+}
+
+// AddedMinZoom returns the value that was added to the "min_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedMinZoom() (r int, exists bool) {
+	v := m.addmin_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMinZoom resets all changes to the "min_zoom" field.
+func (m *TileArchiveMutation) ResetMinZoom() {
+	m.min_zoom = nil
+	m.addmin_zoom = nil
+}
+
+// SetMaxZoom sets the "max_zoom" field.
+func (m *TileArchiveMutation) SetMaxZoom(i int) {
+	m.max_zoom = &i
+	m.addmax_zoom = nil
+}
+
+// MaxZoom returns the value of the "max_zoom" field in the mutation.
+func (m *TileArchiveMutation) MaxZoom() (r int, exists bool) {
+	v := m.max_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxZoom returns the old "max_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldMaxZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxZoom: %w", err)
+	}
+	return oldValue.MaxZoom, nil
+}
+
+// AddMaxZoom adds i to the "max_zoom" field.
+func (m *TileArchiveMutation) AddMaxZoom(i int) {
+	if m.addmax_zoom != nil {
+		*m.addmax_zoom += i
+	} else {
+		m.addmax_zoom = &i
+	}
+}
+
+// AddedMaxZoom returns the value that was added to the "max_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedMaxZoom() (r int, exists bool) {
+	v := m.addmax_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMaxZoom resets all changes to the "max_zoom" field.
+func (m *TileArchiveMutation) ResetMaxZoom() {
+	m.max_zoom = nil
+	m.addmax_zoom = nil
+}
+
+// SetAutoZoom sets the "auto_zoom" field.
+func (m *TileArchiveMutation) SetAutoZoom(b bool) {
+	m.auto_zoom = &b
+}
+
+// AutoZoom returns the value of the "auto_zoom" field in the mutation.
+func (m *TileArchiveMutation) AutoZoom() (r bool, exists bool) {
+	v := m.auto_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoZoom returns the old "auto_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldAutoZoom(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoZoom: %w", err)
+	}
+	return oldValue.AutoZoom, nil
+}
+
+// ResetAutoZoom resets all changes to the "auto_zoom" field.
+func (m *TileArchiveMutation) ResetAutoZoom() {
+	m.auto_zoom = nil
+}
+
+// SetTargetVersionID sets the "target_version_id" field.
+func (m *TileArchiveMutation) SetTargetVersionID(i int) {
+	m.target_version_id = &i
+	m.addtarget_version_id = nil
+}
+
+// TargetVersionID returns the value of the "target_version_id" field in the mutation.
+func (m *TileArchiveMutation) TargetVersionID() (r int, exists bool) {
+	v := m.target_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetVersionID returns the old "target_version_id" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldTargetVersionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetVersionID: %w", err)
+	}
+	return oldValue.TargetVersionID, nil
+}
+
+// AddTargetVersionID adds i to the "target_version_id" field.
+func (m *TileArchiveMutation) AddTargetVersionID(i int) {
+	if m.addtarget_version_id != nil {
+		*m.addtarget_version_id += i
+	} else {
+		m.addtarget_version_id = &i
+	}
+}
+
+// AddedTargetVersionID returns the value that was added to the "target_version_id" field in this mutation.
+func (m *TileArchiveMutation) AddedTargetVersionID() (r int, exists bool) {
+	v := m.addtarget_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTargetVersionID resets all changes to the "target_version_id" field.
+func (m *TileArchiveMutation) ResetTargetVersionID() {
+	m.target_version_id = nil
+	m.addtarget_version_id = nil
+}
+
+// SetTargetMembers sets the "target_members" field.
+func (m *TileArchiveMutation) SetTargetMembers(i []int) {
+	m.target_members = &i
+	m.appendtarget_members = nil
+}
+
+// TargetMembers returns the value of the "target_members" field in the mutation.
+func (m *TileArchiveMutation) TargetMembers() (r []int, exists bool) {
+	v := m.target_members
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetMembers returns the old "target_members" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldTargetMembers(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetMembers is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetMembers requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetMembers: %w", err)
+	}
+	return oldValue.TargetMembers, nil
+}
+
+// AppendTargetMembers adds i to the "target_members" field.
+func (m *TileArchiveMutation) AppendTargetMembers(i []int) {
+	m.appendtarget_members = append(m.appendtarget_members, i...)
+}
+
+// AppendedTargetMembers returns the list of values that were appended to the "target_members" field in this mutation.
+func (m *TileArchiveMutation) AppendedTargetMembers() ([]int, bool) {
+	if len(m.appendtarget_members) == 0 {
+		return nil, false
+	}
+	return m.appendtarget_members, true
+}
+
+// ClearTargetMembers clears the value of the "target_members" field.
+func (m *TileArchiveMutation) ClearTargetMembers() {
+	m.target_members = nil
+	m.appendtarget_members = nil
+	m.clearedFields[tilearchive.FieldTargetMembers] = struct{}{}
+}
+
+// TargetMembersCleared returns if the "target_members" field was cleared in this mutation.
+func (m *TileArchiveMutation) TargetMembersCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldTargetMembers]
+	return ok
+}
+
+// ResetTargetMembers resets all changes to the "target_members" field.
+func (m *TileArchiveMutation) ResetTargetMembers() {
+	m.target_members = nil
+	m.appendtarget_members = nil
+	delete(m.clearedFields, tilearchive.FieldTargetMembers)
+}
+
+// SetTilesDone sets the "tiles_done" field.
+func (m *TileArchiveMutation) SetTilesDone(i int64) {
+	m.tiles_done = &i
+	m.addtiles_done = nil
+}
+
+// TilesDone returns the value of the "tiles_done" field in the mutation.
+func (m *TileArchiveMutation) TilesDone() (r int64, exists bool) {
+	v := m.tiles_done
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTilesDone returns the old "tiles_done" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldTilesDone(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTilesDone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTilesDone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTilesDone: %w", err)
+	}
+	return oldValue.TilesDone, nil
+}
+
+// AddTilesDone adds i to the "tiles_done" field.
+func (m *TileArchiveMutation) AddTilesDone(i int64) {
+	if m.addtiles_done != nil {
+		*m.addtiles_done += i
+	} else {
+		m.addtiles_done = &i
+	}
+}
+
+// AddedTilesDone returns the value that was added to the "tiles_done" field in this mutation.
+func (m *TileArchiveMutation) AddedTilesDone() (r int64, exists bool) {
+	v := m.addtiles_done
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTilesDone resets all changes to the "tiles_done" field.
+func (m *TileArchiveMutation) ResetTilesDone() {
+	m.tiles_done = nil
+	m.addtiles_done = nil
+}
+
+// SetTilesEstimate sets the "tiles_estimate" field.
+func (m *TileArchiveMutation) SetTilesEstimate(i int64) {
+	m.tiles_estimate = &i
+	m.addtiles_estimate = nil
+}
+
+// TilesEstimate returns the value of the "tiles_estimate" field in the mutation.
+func (m *TileArchiveMutation) TilesEstimate() (r int64, exists bool) {
+	v := m.tiles_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTilesEstimate returns the old "tiles_estimate" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldTilesEstimate(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTilesEstimate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTilesEstimate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTilesEstimate: %w", err)
+	}
+	return oldValue.TilesEstimate, nil
+}
+
+// AddTilesEstimate adds i to the "tiles_estimate" field.
+func (m *TileArchiveMutation) AddTilesEstimate(i int64) {
+	if m.addtiles_estimate != nil {
+		*m.addtiles_estimate += i
+	} else {
+		m.addtiles_estimate = &i
+	}
+}
+
+// AddedTilesEstimate returns the value that was added to the "tiles_estimate" field in this mutation.
+func (m *TileArchiveMutation) AddedTilesEstimate() (r int64, exists bool) {
+	v := m.addtiles_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTilesEstimate resets all changes to the "tiles_estimate" field.
+func (m *TileArchiveMutation) ResetTilesEstimate() {
+	m.tiles_estimate = nil
+	m.addtiles_estimate = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *TileArchiveMutation) SetVersionID(i int) {
+	m.version_id = &i
+	m.addversion_id = nil
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *TileArchiveMutation) VersionID() (r int, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldVersionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// AddVersionID adds i to the "version_id" field.
+func (m *TileArchiveMutation) AddVersionID(i int) {
+	if m.addversion_id != nil {
+		*m.addversion_id += i
+	} else {
+		m.addversion_id = &i
+	}
+}
+
+// AddedVersionID returns the value that was added to the "version_id" field in this mutation.
+func (m *TileArchiveMutation) AddedVersionID() (r int, exists bool) {
+	v := m.addversion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *TileArchiveMutation) ResetVersionID() {
+	m.version_id = nil
+	m.addversion_id = nil
+}
+
+// SetMembers sets the "members" field.
+func (m *TileArchiveMutation) SetMembers(i []int) {
+	m.members = &i
+	m.appendmembers = nil
+}
+
+// Members returns the value of the "members" field in the mutation.
+func (m *TileArchiveMutation) Members() (r []int, exists bool) {
+	v := m.members
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMembers returns the old "members" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldMembers(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMembers is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMembers requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMembers: %w", err)
+	}
+	return oldValue.Members, nil
+}
+
+// AppendMembers adds i to the "members" field.
+func (m *TileArchiveMutation) AppendMembers(i []int) {
+	m.appendmembers = append(m.appendmembers, i...)
+}
+
+// AppendedMembers returns the list of values that were appended to the "members" field in this mutation.
+func (m *TileArchiveMutation) AppendedMembers() ([]int, bool) {
+	if len(m.appendmembers) == 0 {
+		return nil, false
+	}
+	return m.appendmembers, true
+}
+
+// ClearMembers clears the value of the "members" field.
+func (m *TileArchiveMutation) ClearMembers() {
+	m.members = nil
+	m.appendmembers = nil
+	m.clearedFields[tilearchive.FieldMembers] = struct{}{}
+}
+
+// MembersCleared returns if the "members" field was cleared in this mutation.
+func (m *TileArchiveMutation) MembersCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldMembers]
+	return ok
+}
+
+// ResetMembers resets all changes to the "members" field.
+func (m *TileArchiveMutation) ResetMembers() {
+	m.members = nil
+	m.appendmembers = nil
+	delete(m.clearedFields, tilearchive.FieldMembers)
+}
+
+// SetMemberVersions sets the "member_versions" field.
+func (m *TileArchiveMutation) SetMemberVersions(i []int) {
+	m.member_versions = &i
+	m.appendmember_versions = nil
+}
+
+// MemberVersions returns the value of the "member_versions" field in the mutation.
+func (m *TileArchiveMutation) MemberVersions() (r []int, exists bool) {
+	v := m.member_versions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberVersions returns the old "member_versions" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldMemberVersions(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberVersions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberVersions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberVersions: %w", err)
+	}
+	return oldValue.MemberVersions, nil
+}
+
+// AppendMemberVersions adds i to the "member_versions" field.
+func (m *TileArchiveMutation) AppendMemberVersions(i []int) {
+	m.appendmember_versions = append(m.appendmember_versions, i...)
+}
+
+// AppendedMemberVersions returns the list of values that were appended to the "member_versions" field in this mutation.
+func (m *TileArchiveMutation) AppendedMemberVersions() ([]int, bool) {
+	if len(m.appendmember_versions) == 0 {
+		return nil, false
+	}
+	return m.appendmember_versions, true
+}
+
+// ClearMemberVersions clears the value of the "member_versions" field.
+func (m *TileArchiveMutation) ClearMemberVersions() {
+	m.member_versions = nil
+	m.appendmember_versions = nil
+	m.clearedFields[tilearchive.FieldMemberVersions] = struct{}{}
+}
+
+// MemberVersionsCleared returns if the "member_versions" field was cleared in this mutation.
+func (m *TileArchiveMutation) MemberVersionsCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldMemberVersions]
+	return ok
+}
+
+// ResetMemberVersions resets all changes to the "member_versions" field.
+func (m *TileArchiveMutation) ResetMemberVersions() {
+	m.member_versions = nil
+	m.appendmember_versions = nil
+	delete(m.clearedFields, tilearchive.FieldMemberVersions)
+}
+
+// SetBlobKey sets the "blob_key" field.
+func (m *TileArchiveMutation) SetBlobKey(s string) {
+	m.blob_key = &s
+}
+
+// BlobKey returns the value of the "blob_key" field in the mutation.
+func (m *TileArchiveMutation) BlobKey() (r string, exists bool) {
+	v := m.blob_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlobKey returns the old "blob_key" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBlobKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlobKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlobKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlobKey: %w", err)
+	}
+	return oldValue.BlobKey, nil
+}
+
+// ResetBlobKey resets all changes to the "blob_key" field.
+func (m *TileArchiveMutation) ResetBlobKey() {
+	m.blob_key = nil
+}
+
+// SetEtag sets the "etag" field.
+func (m *TileArchiveMutation) SetEtag(s string) {
+	m.etag = &s
+}
+
+// Etag returns the value of the "etag" field in the mutation.
+func (m *TileArchiveMutation) Etag() (r string, exists bool) {
+	v := m.etag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEtag returns the old "etag" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldEtag(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEtag is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEtag requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEtag: %w", err)
+	}
+	return oldValue.Etag, nil
+}
+
+// ResetEtag resets all changes to the "etag" field.
+func (m *TileArchiveMutation) ResetEtag() {
+	m.etag = nil
+}
+
+// SetBytes sets the "bytes" field.
+func (m *TileArchiveMutation) SetBytes(i int64) {
+	m.bytes = &i
+	m.addbytes = nil
+}
+
+// Bytes returns the value of the "bytes" field in the mutation.
+func (m *TileArchiveMutation) Bytes() (r int64, exists bool) {
+	v := m.bytes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBytes returns the old "bytes" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBytes(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBytes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBytes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBytes: %w", err)
+	}
+	return oldValue.Bytes, nil
+}
+
+// AddBytes adds i to the "bytes" field.
+func (m *TileArchiveMutation) AddBytes(i int64) {
+	if m.addbytes != nil {
+		*m.addbytes += i
+	} else {
+		m.addbytes = &i
+	}
+}
+
+// AddedBytes returns the value that was added to the "bytes" field in this mutation.
+func (m *TileArchiveMutation) AddedBytes() (r int64, exists bool) {
+	v := m.addbytes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBytes resets all changes to the "bytes" field.
+func (m *TileArchiveMutation) ResetBytes() {
+	m.bytes = nil
+	m.addbytes = nil
+}
+
+// SetTileCount sets the "tile_count" field.
+func (m *TileArchiveMutation) SetTileCount(i int64) {
+	m.tile_count = &i
+	m.addtile_count = nil
+}
+
+// TileCount returns the value of the "tile_count" field in the mutation.
+func (m *TileArchiveMutation) TileCount() (r int64, exists bool) {
+	v := m.tile_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTileCount returns the old "tile_count" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldTileCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTileCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTileCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTileCount: %w", err)
+	}
+	return oldValue.TileCount, nil
+}
+
+// AddTileCount adds i to the "tile_count" field.
+func (m *TileArchiveMutation) AddTileCount(i int64) {
+	if m.addtile_count != nil {
+		*m.addtile_count += i
+	} else {
+		m.addtile_count = &i
+	}
+}
+
+// AddedTileCount returns the value that was added to the "tile_count" field in this mutation.
+func (m *TileArchiveMutation) AddedTileCount() (r int64, exists bool) {
+	v := m.addtile_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTileCount resets all changes to the "tile_count" field.
+func (m *TileArchiveMutation) ResetTileCount() {
+	m.tile_count = nil
+	m.addtile_count = nil
+}
+
+// SetBuiltMinZoom sets the "built_min_zoom" field.
+func (m *TileArchiveMutation) SetBuiltMinZoom(i int) {
+	m.built_min_zoom = &i
+	m.addbuilt_min_zoom = nil
+}
+
+// BuiltMinZoom returns the value of the "built_min_zoom" field in the mutation.
+func (m *TileArchiveMutation) BuiltMinZoom() (r int, exists bool) {
+	v := m.built_min_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuiltMinZoom returns the old "built_min_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBuiltMinZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuiltMinZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuiltMinZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuiltMinZoom: %w", err)
+	}
+	return oldValue.BuiltMinZoom, nil
+}
+
+// AddBuiltMinZoom adds i to the "built_min_zoom" field.
+func (m *TileArchiveMutation) AddBuiltMinZoom(i int) {
+	if m.addbuilt_min_zoom != nil {
+		*m.addbuilt_min_zoom += i
+	} else {
+		m.addbuilt_min_zoom = &i
+	}
+}
+
+// AddedBuiltMinZoom returns the value that was added to the "built_min_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedBuiltMinZoom() (r int, exists bool) {
+	v := m.addbuilt_min_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuiltMinZoom resets all changes to the "built_min_zoom" field.
+func (m *TileArchiveMutation) ResetBuiltMinZoom() {
+	m.built_min_zoom = nil
+	m.addbuilt_min_zoom = nil
+}
+
+// SetBuiltMaxZoom sets the "built_max_zoom" field.
+func (m *TileArchiveMutation) SetBuiltMaxZoom(i int) {
+	m.built_max_zoom = &i
+	m.addbuilt_max_zoom = nil
+}
+
+// BuiltMaxZoom returns the value of the "built_max_zoom" field in the mutation.
+func (m *TileArchiveMutation) BuiltMaxZoom() (r int, exists bool) {
+	v := m.built_max_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuiltMaxZoom returns the old "built_max_zoom" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBuiltMaxZoom(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuiltMaxZoom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuiltMaxZoom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuiltMaxZoom: %w", err)
+	}
+	return oldValue.BuiltMaxZoom, nil
+}
+
+// AddBuiltMaxZoom adds i to the "built_max_zoom" field.
+func (m *TileArchiveMutation) AddBuiltMaxZoom(i int) {
+	if m.addbuilt_max_zoom != nil {
+		*m.addbuilt_max_zoom += i
+	} else {
+		m.addbuilt_max_zoom = &i
+	}
+}
+
+// AddedBuiltMaxZoom returns the value that was added to the "built_max_zoom" field in this mutation.
+func (m *TileArchiveMutation) AddedBuiltMaxZoom() (r int, exists bool) {
+	v := m.addbuilt_max_zoom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuiltMaxZoom resets all changes to the "built_max_zoom" field.
+func (m *TileArchiveMutation) ResetBuiltMaxZoom() {
+	m.built_max_zoom = nil
+	m.addbuilt_max_zoom = nil
+}
+
+// SetBounds sets the "bounds" field.
+func (m *TileArchiveMutation) SetBounds(f []float64) {
+	m.bounds = &f
+	m.appendbounds = nil
+}
+
+// Bounds returns the value of the "bounds" field in the mutation.
+func (m *TileArchiveMutation) Bounds() (r []float64, exists bool) {
+	v := m.bounds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBounds returns the old "bounds" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBounds(ctx context.Context) (v []float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBounds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBounds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBounds: %w", err)
+	}
+	return oldValue.Bounds, nil
+}
+
+// AppendBounds adds f to the "bounds" field.
+func (m *TileArchiveMutation) AppendBounds(f []float64) {
+	m.appendbounds = append(m.appendbounds, f...)
+}
+
+// AppendedBounds returns the list of values that were appended to the "bounds" field in this mutation.
+func (m *TileArchiveMutation) AppendedBounds() ([]float64, bool) {
+	if len(m.appendbounds) == 0 {
+		return nil, false
+	}
+	return m.appendbounds, true
+}
+
+// ClearBounds clears the value of the "bounds" field.
+func (m *TileArchiveMutation) ClearBounds() {
+	m.bounds = nil
+	m.appendbounds = nil
+	m.clearedFields[tilearchive.FieldBounds] = struct{}{}
+}
+
+// BoundsCleared returns if the "bounds" field was cleared in this mutation.
+func (m *TileArchiveMutation) BoundsCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldBounds]
+	return ok
+}
+
+// ResetBounds resets all changes to the "bounds" field.
+func (m *TileArchiveMutation) ResetBounds() {
+	m.bounds = nil
+	m.appendbounds = nil
+	delete(m.clearedFields, tilearchive.FieldBounds)
+}
+
+// SetError sets the "error" field.
+func (m *TileArchiveMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *TileArchiveMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *TileArchiveMutation) ResetError() {
+	m.error = nil
+}
+
+// SetJobID sets the "job_id" field.
+func (m *TileArchiveMutation) SetJobID(i int64) {
+	m.job_id = &i
+	m.addjob_id = nil
+}
+
+// JobID returns the value of the "job_id" field in the mutation.
+func (m *TileArchiveMutation) JobID() (r int64, exists bool) {
+	v := m.job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJobID returns the old "job_id" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldJobID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJobID: %w", err)
+	}
+	return oldValue.JobID, nil
+}
+
+// AddJobID adds i to the "job_id" field.
+func (m *TileArchiveMutation) AddJobID(i int64) {
+	if m.addjob_id != nil {
+		*m.addjob_id += i
+	} else {
+		m.addjob_id = &i
+	}
+}
+
+// AddedJobID returns the value that was added to the "job_id" field in this mutation.
+func (m *TileArchiveMutation) AddedJobID() (r int64, exists bool) {
+	v := m.addjob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearJobID clears the value of the "job_id" field.
+func (m *TileArchiveMutation) ClearJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	m.clearedFields[tilearchive.FieldJobID] = struct{}{}
+}
+
+// JobIDCleared returns if the "job_id" field was cleared in this mutation.
+func (m *TileArchiveMutation) JobIDCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldJobID]
+	return ok
+}
+
+// ResetJobID resets all changes to the "job_id" field.
+func (m *TileArchiveMutation) ResetJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	delete(m.clearedFields, tilearchive.FieldJobID)
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *TileArchiveMutation) SetRequestedBy(i int) {
+	m.requested_by = &i
+	m.addrequested_by = nil
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *TileArchiveMutation) RequestedBy() (r int, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldRequestedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// AddRequestedBy adds i to the "requested_by" field.
+func (m *TileArchiveMutation) AddRequestedBy(i int) {
+	if m.addrequested_by != nil {
+		*m.addrequested_by += i
+	} else {
+		m.addrequested_by = &i
+	}
+}
+
+// AddedRequestedBy returns the value that was added to the "requested_by" field in this mutation.
+func (m *TileArchiveMutation) AddedRequestedBy() (r int, exists bool) {
+	v := m.addrequested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *TileArchiveMutation) ResetRequestedBy() {
+	m.requested_by = nil
+	m.addrequested_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TileArchiveMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TileArchiveMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TileArchiveMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TileArchiveMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TileArchiveMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TileArchiveMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetBuiltAt sets the "built_at" field.
+func (m *TileArchiveMutation) SetBuiltAt(t time.Time) {
+	m.built_at = &t
+}
+
+// BuiltAt returns the value of the "built_at" field in the mutation.
+func (m *TileArchiveMutation) BuiltAt() (r time.Time, exists bool) {
+	v := m.built_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuiltAt returns the old "built_at" field's value of the TileArchive entity.
+// If the TileArchive object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TileArchiveMutation) OldBuiltAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuiltAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuiltAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuiltAt: %w", err)
+	}
+	return oldValue.BuiltAt, nil
+}
+
+// ClearBuiltAt clears the value of the "built_at" field.
+func (m *TileArchiveMutation) ClearBuiltAt() {
+	m.built_at = nil
+	m.clearedFields[tilearchive.FieldBuiltAt] = struct{}{}
+}
+
+// BuiltAtCleared returns if the "built_at" field was cleared in this mutation.
+func (m *TileArchiveMutation) BuiltAtCleared() bool {
+	_, ok := m.clearedFields[tilearchive.FieldBuiltAt]
+	return ok
+}
+
+// ResetBuiltAt resets all changes to the "built_at" field.
+func (m *TileArchiveMutation) ResetBuiltAt() {
+	m.built_at = nil
+	delete(m.clearedFields, tilearchive.FieldBuiltAt)
+}
+
+// Where appends a list predicates to the TileArchiveMutation builder.
+func (m *TileArchiveMutation) Where(ps ...predicate.TileArchive) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TileArchiveMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TileArchiveMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TileArchive, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TileArchiveMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TileArchiveMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TileArchive).
+func (m *TileArchiveMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TileArchiveMutation) Fields() []string {
+	fields := make([]string, 0, 27)
+	if m.owner_kind != nil {
+		fields = append(fields, tilearchive.FieldOwnerKind)
+	}
+	if m.owner_id != nil {
+		fields = append(fields, tilearchive.FieldOwnerID)
+	}
+	if m.service != nil {
+		fields = append(fields, tilearchive.FieldService)
+	}
+	if m.state != nil {
+		fields = append(fields, tilearchive.FieldState)
+	}
+	if m.min_zoom != nil {
+		fields = append(fields, tilearchive.FieldMinZoom)
+	}
+	if m.max_zoom != nil {
+		fields = append(fields, tilearchive.FieldMaxZoom)
+	}
+	if m.auto_zoom != nil {
+		fields = append(fields, tilearchive.FieldAutoZoom)
+	}
+	if m.target_version_id != nil {
+		fields = append(fields, tilearchive.FieldTargetVersionID)
+	}
+	if m.target_members != nil {
+		fields = append(fields, tilearchive.FieldTargetMembers)
+	}
+	if m.tiles_done != nil {
+		fields = append(fields, tilearchive.FieldTilesDone)
+	}
+	if m.tiles_estimate != nil {
+		fields = append(fields, tilearchive.FieldTilesEstimate)
+	}
+	if m.version_id != nil {
+		fields = append(fields, tilearchive.FieldVersionID)
+	}
+	if m.members != nil {
+		fields = append(fields, tilearchive.FieldMembers)
+	}
+	if m.member_versions != nil {
+		fields = append(fields, tilearchive.FieldMemberVersions)
+	}
+	if m.blob_key != nil {
+		fields = append(fields, tilearchive.FieldBlobKey)
+	}
+	if m.etag != nil {
+		fields = append(fields, tilearchive.FieldEtag)
+	}
+	if m.bytes != nil {
+		fields = append(fields, tilearchive.FieldBytes)
+	}
+	if m.tile_count != nil {
+		fields = append(fields, tilearchive.FieldTileCount)
+	}
+	if m.built_min_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMinZoom)
+	}
+	if m.built_max_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMaxZoom)
+	}
+	if m.bounds != nil {
+		fields = append(fields, tilearchive.FieldBounds)
+	}
+	if m.error != nil {
+		fields = append(fields, tilearchive.FieldError)
+	}
+	if m.job_id != nil {
+		fields = append(fields, tilearchive.FieldJobID)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, tilearchive.FieldRequestedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, tilearchive.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, tilearchive.FieldUpdatedAt)
+	}
+	if m.built_at != nil {
+		fields = append(fields, tilearchive.FieldBuiltAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TileArchiveMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tilearchive.FieldOwnerKind:
+		return m.OwnerKind()
+	case tilearchive.FieldOwnerID:
+		return m.OwnerID()
+	case tilearchive.FieldService:
+		return m.Service()
+	case tilearchive.FieldState:
+		return m.State()
+	case tilearchive.FieldMinZoom:
+		return m.MinZoom()
+	case tilearchive.FieldMaxZoom:
+		return m.MaxZoom()
+	case tilearchive.FieldAutoZoom:
+		return m.AutoZoom()
+	case tilearchive.FieldTargetVersionID:
+		return m.TargetVersionID()
+	case tilearchive.FieldTargetMembers:
+		return m.TargetMembers()
+	case tilearchive.FieldTilesDone:
+		return m.TilesDone()
+	case tilearchive.FieldTilesEstimate:
+		return m.TilesEstimate()
+	case tilearchive.FieldVersionID:
+		return m.VersionID()
+	case tilearchive.FieldMembers:
+		return m.Members()
+	case tilearchive.FieldMemberVersions:
+		return m.MemberVersions()
+	case tilearchive.FieldBlobKey:
+		return m.BlobKey()
+	case tilearchive.FieldEtag:
+		return m.Etag()
+	case tilearchive.FieldBytes:
+		return m.Bytes()
+	case tilearchive.FieldTileCount:
+		return m.TileCount()
+	case tilearchive.FieldBuiltMinZoom:
+		return m.BuiltMinZoom()
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.BuiltMaxZoom()
+	case tilearchive.FieldBounds:
+		return m.Bounds()
+	case tilearchive.FieldError:
+		return m.Error()
+	case tilearchive.FieldJobID:
+		return m.JobID()
+	case tilearchive.FieldRequestedBy:
+		return m.RequestedBy()
+	case tilearchive.FieldCreatedAt:
+		return m.CreatedAt()
+	case tilearchive.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case tilearchive.FieldBuiltAt:
+		return m.BuiltAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TileArchiveMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tilearchive.FieldOwnerKind:
+		return m.OldOwnerKind(ctx)
+	case tilearchive.FieldOwnerID:
+		return m.OldOwnerID(ctx)
+	case tilearchive.FieldService:
+		return m.OldService(ctx)
+	case tilearchive.FieldState:
+		return m.OldState(ctx)
+	case tilearchive.FieldMinZoom:
+		return m.OldMinZoom(ctx)
+	case tilearchive.FieldMaxZoom:
+		return m.OldMaxZoom(ctx)
+	case tilearchive.FieldAutoZoom:
+		return m.OldAutoZoom(ctx)
+	case tilearchive.FieldTargetVersionID:
+		return m.OldTargetVersionID(ctx)
+	case tilearchive.FieldTargetMembers:
+		return m.OldTargetMembers(ctx)
+	case tilearchive.FieldTilesDone:
+		return m.OldTilesDone(ctx)
+	case tilearchive.FieldTilesEstimate:
+		return m.OldTilesEstimate(ctx)
+	case tilearchive.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case tilearchive.FieldMembers:
+		return m.OldMembers(ctx)
+	case tilearchive.FieldMemberVersions:
+		return m.OldMemberVersions(ctx)
+	case tilearchive.FieldBlobKey:
+		return m.OldBlobKey(ctx)
+	case tilearchive.FieldEtag:
+		return m.OldEtag(ctx)
+	case tilearchive.FieldBytes:
+		return m.OldBytes(ctx)
+	case tilearchive.FieldTileCount:
+		return m.OldTileCount(ctx)
+	case tilearchive.FieldBuiltMinZoom:
+		return m.OldBuiltMinZoom(ctx)
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.OldBuiltMaxZoom(ctx)
+	case tilearchive.FieldBounds:
+		return m.OldBounds(ctx)
+	case tilearchive.FieldError:
+		return m.OldError(ctx)
+	case tilearchive.FieldJobID:
+		return m.OldJobID(ctx)
+	case tilearchive.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case tilearchive.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case tilearchive.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case tilearchive.FieldBuiltAt:
+		return m.OldBuiltAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown TileArchive field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TileArchiveMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tilearchive.FieldOwnerKind:
+		v, ok := value.(tilearchive.OwnerKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerKind(v)
+		return nil
+	case tilearchive.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case tilearchive.FieldService:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetService(v)
+		return nil
+	case tilearchive.FieldState:
+		v, ok := value.(tilearchive.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case tilearchive.FieldMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMinZoom(v)
+		return nil
+	case tilearchive.FieldMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxZoom(v)
+		return nil
+	case tilearchive.FieldAutoZoom:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoZoom(v)
+		return nil
+	case tilearchive.FieldTargetVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetVersionID(v)
+		return nil
+	case tilearchive.FieldTargetMembers:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetMembers(v)
+		return nil
+	case tilearchive.FieldTilesDone:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTilesDone(v)
+		return nil
+	case tilearchive.FieldTilesEstimate:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTilesEstimate(v)
+		return nil
+	case tilearchive.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case tilearchive.FieldMembers:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMembers(v)
+		return nil
+	case tilearchive.FieldMemberVersions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberVersions(v)
+		return nil
+	case tilearchive.FieldBlobKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlobKey(v)
+		return nil
+	case tilearchive.FieldEtag:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEtag(v)
+		return nil
+	case tilearchive.FieldBytes:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBytes(v)
+		return nil
+	case tilearchive.FieldTileCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTileCount(v)
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuiltMinZoom(v)
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuiltMaxZoom(v)
+		return nil
+	case tilearchive.FieldBounds:
+		v, ok := value.([]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBounds(v)
+		return nil
+	case tilearchive.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case tilearchive.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJobID(v)
+		return nil
+	case tilearchive.FieldRequestedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case tilearchive.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case tilearchive.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case tilearchive.FieldBuiltAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuiltAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TileArchive field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TileArchiveMutation) AddedFields() []string {
+	var fields []string
+	if m.addowner_id != nil {
+		fields = append(fields, tilearchive.FieldOwnerID)
+	}
+	if m.addmin_zoom != nil {
+		fields = append(fields, tilearchive.FieldMinZoom)
+	}
+	if m.addmax_zoom != nil {
+		fields = append(fields, tilearchive.FieldMaxZoom)
+	}
+	if m.addtarget_version_id != nil {
+		fields = append(fields, tilearchive.FieldTargetVersionID)
+	}
+	if m.addtiles_done != nil {
+		fields = append(fields, tilearchive.FieldTilesDone)
+	}
+	if m.addtiles_estimate != nil {
+		fields = append(fields, tilearchive.FieldTilesEstimate)
+	}
+	if m.addversion_id != nil {
+		fields = append(fields, tilearchive.FieldVersionID)
+	}
+	if m.addbytes != nil {
+		fields = append(fields, tilearchive.FieldBytes)
+	}
+	if m.addtile_count != nil {
+		fields = append(fields, tilearchive.FieldTileCount)
+	}
+	if m.addbuilt_min_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMinZoom)
+	}
+	if m.addbuilt_max_zoom != nil {
+		fields = append(fields, tilearchive.FieldBuiltMaxZoom)
+	}
+	if m.addjob_id != nil {
+		fields = append(fields, tilearchive.FieldJobID)
+	}
+	if m.addrequested_by != nil {
+		fields = append(fields, tilearchive.FieldRequestedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TileArchiveMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case tilearchive.FieldOwnerID:
+		return m.AddedOwnerID()
+	case tilearchive.FieldMinZoom:
+		return m.AddedMinZoom()
+	case tilearchive.FieldMaxZoom:
+		return m.AddedMaxZoom()
+	case tilearchive.FieldTargetVersionID:
+		return m.AddedTargetVersionID()
+	case tilearchive.FieldTilesDone:
+		return m.AddedTilesDone()
+	case tilearchive.FieldTilesEstimate:
+		return m.AddedTilesEstimate()
+	case tilearchive.FieldVersionID:
+		return m.AddedVersionID()
+	case tilearchive.FieldBytes:
+		return m.AddedBytes()
+	case tilearchive.FieldTileCount:
+		return m.AddedTileCount()
+	case tilearchive.FieldBuiltMinZoom:
+		return m.AddedBuiltMinZoom()
+	case tilearchive.FieldBuiltMaxZoom:
+		return m.AddedBuiltMaxZoom()
+	case tilearchive.FieldJobID:
+		return m.AddedJobID()
+	case tilearchive.FieldRequestedBy:
+		return m.AddedRequestedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TileArchiveMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case tilearchive.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
+	case tilearchive.FieldMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMinZoom(v)
+		return nil
+	case tilearchive.FieldMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxZoom(v)
+		return nil
+	case tilearchive.FieldTargetVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTargetVersionID(v)
+		return nil
+	case tilearchive.FieldTilesDone:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTilesDone(v)
+		return nil
+	case tilearchive.FieldTilesEstimate:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTilesEstimate(v)
+		return nil
+	case tilearchive.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersionID(v)
+		return nil
+	case tilearchive.FieldBytes:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBytes(v)
+		return nil
+	case tilearchive.FieldTileCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTileCount(v)
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuiltMinZoom(v)
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuiltMaxZoom(v)
+		return nil
+	case tilearchive.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddJobID(v)
+		return nil
+	case tilearchive.FieldRequestedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRequestedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TileArchive numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TileArchiveMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(tilearchive.FieldTargetMembers) {
+		fields = append(fields, tilearchive.FieldTargetMembers)
+	}
+	if m.FieldCleared(tilearchive.FieldMembers) {
+		fields = append(fields, tilearchive.FieldMembers)
+	}
+	if m.FieldCleared(tilearchive.FieldMemberVersions) {
+		fields = append(fields, tilearchive.FieldMemberVersions)
+	}
+	if m.FieldCleared(tilearchive.FieldBounds) {
+		fields = append(fields, tilearchive.FieldBounds)
+	}
+	if m.FieldCleared(tilearchive.FieldJobID) {
+		fields = append(fields, tilearchive.FieldJobID)
+	}
+	if m.FieldCleared(tilearchive.FieldBuiltAt) {
+		fields = append(fields, tilearchive.FieldBuiltAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TileArchiveMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TileArchiveMutation) ClearField(name string) error {
+	switch name {
+	case tilearchive.FieldTargetMembers:
+		m.ClearTargetMembers()
+		return nil
+	case tilearchive.FieldMembers:
+		m.ClearMembers()
+		return nil
+	case tilearchive.FieldMemberVersions:
+		m.ClearMemberVersions()
+		return nil
+	case tilearchive.FieldBounds:
+		m.ClearBounds()
+		return nil
+	case tilearchive.FieldJobID:
+		m.ClearJobID()
+		return nil
+	case tilearchive.FieldBuiltAt:
+		m.ClearBuiltAt()
+		return nil
+	}
+	return fmt.Errorf("unknown TileArchive nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TileArchiveMutation) ResetField(name string) error {
+	switch name {
+	case tilearchive.FieldOwnerKind:
+		m.ResetOwnerKind()
+		return nil
+	case tilearchive.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case tilearchive.FieldService:
+		m.ResetService()
+		return nil
+	case tilearchive.FieldState:
+		m.ResetState()
+		return nil
+	case tilearchive.FieldMinZoom:
+		m.ResetMinZoom()
+		return nil
+	case tilearchive.FieldMaxZoom:
+		m.ResetMaxZoom()
+		return nil
+	case tilearchive.FieldAutoZoom:
+		m.ResetAutoZoom()
+		return nil
+	case tilearchive.FieldTargetVersionID:
+		m.ResetTargetVersionID()
+		return nil
+	case tilearchive.FieldTargetMembers:
+		m.ResetTargetMembers()
+		return nil
+	case tilearchive.FieldTilesDone:
+		m.ResetTilesDone()
+		return nil
+	case tilearchive.FieldTilesEstimate:
+		m.ResetTilesEstimate()
+		return nil
+	case tilearchive.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case tilearchive.FieldMembers:
+		m.ResetMembers()
+		return nil
+	case tilearchive.FieldMemberVersions:
+		m.ResetMemberVersions()
+		return nil
+	case tilearchive.FieldBlobKey:
+		m.ResetBlobKey()
+		return nil
+	case tilearchive.FieldEtag:
+		m.ResetEtag()
+		return nil
+	case tilearchive.FieldBytes:
+		m.ResetBytes()
+		return nil
+	case tilearchive.FieldTileCount:
+		m.ResetTileCount()
+		return nil
+	case tilearchive.FieldBuiltMinZoom:
+		m.ResetBuiltMinZoom()
+		return nil
+	case tilearchive.FieldBuiltMaxZoom:
+		m.ResetBuiltMaxZoom()
+		return nil
+	case tilearchive.FieldBounds:
+		m.ResetBounds()
+		return nil
+	case tilearchive.FieldError:
+		m.ResetError()
+		return nil
+	case tilearchive.FieldJobID:
+		m.ResetJobID()
+		return nil
+	case tilearchive.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case tilearchive.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case tilearchive.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case tilearchive.FieldBuiltAt:
+		m.ResetBuiltAt()
+		return nil
+	}
+	return fmt.Errorf("unknown TileArchive field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TileArchiveMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TileArchiveMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TileArchiveMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TileArchiveMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TileArchiveMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TileArchiveMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TileArchiveMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown TileArchive unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TileArchiveMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown TileArchive edge %s", name)
 }
 
 // TokenMutation represents an operation that mutates the Token nodes in the graph.

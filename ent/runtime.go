@@ -43,6 +43,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -1301,6 +1302,82 @@ func init() {
 	sourceDescScanSchedule := sourceFields[11].Descriptor()
 	// source.DefaultScanSchedule holds the default value on creation for the scan_schedule field.
 	source.DefaultScanSchedule = sourceDescScanSchedule.Default.(string)
+	tilearchiveFields := schema.TileArchive{}.Fields()
+	_ = tilearchiveFields
+	// tilearchiveDescService is the schema descriptor for service field.
+	tilearchiveDescService := tilearchiveFields[2].Descriptor()
+	// tilearchive.ServiceValidator is a validator for the "service" field. It is called by the builders before save.
+	tilearchive.ServiceValidator = tilearchiveDescService.Validators[0].(func(string) error)
+	// tilearchiveDescMinZoom is the schema descriptor for min_zoom field.
+	tilearchiveDescMinZoom := tilearchiveFields[4].Descriptor()
+	// tilearchive.DefaultMinZoom holds the default value on creation for the min_zoom field.
+	tilearchive.DefaultMinZoom = tilearchiveDescMinZoom.Default.(int)
+	// tilearchiveDescMaxZoom is the schema descriptor for max_zoom field.
+	tilearchiveDescMaxZoom := tilearchiveFields[5].Descriptor()
+	// tilearchive.DefaultMaxZoom holds the default value on creation for the max_zoom field.
+	tilearchive.DefaultMaxZoom = tilearchiveDescMaxZoom.Default.(int)
+	// tilearchiveDescAutoZoom is the schema descriptor for auto_zoom field.
+	tilearchiveDescAutoZoom := tilearchiveFields[6].Descriptor()
+	// tilearchive.DefaultAutoZoom holds the default value on creation for the auto_zoom field.
+	tilearchive.DefaultAutoZoom = tilearchiveDescAutoZoom.Default.(bool)
+	// tilearchiveDescTargetVersionID is the schema descriptor for target_version_id field.
+	tilearchiveDescTargetVersionID := tilearchiveFields[7].Descriptor()
+	// tilearchive.DefaultTargetVersionID holds the default value on creation for the target_version_id field.
+	tilearchive.DefaultTargetVersionID = tilearchiveDescTargetVersionID.Default.(int)
+	// tilearchiveDescTilesDone is the schema descriptor for tiles_done field.
+	tilearchiveDescTilesDone := tilearchiveFields[9].Descriptor()
+	// tilearchive.DefaultTilesDone holds the default value on creation for the tiles_done field.
+	tilearchive.DefaultTilesDone = tilearchiveDescTilesDone.Default.(int64)
+	// tilearchiveDescTilesEstimate is the schema descriptor for tiles_estimate field.
+	tilearchiveDescTilesEstimate := tilearchiveFields[10].Descriptor()
+	// tilearchive.DefaultTilesEstimate holds the default value on creation for the tiles_estimate field.
+	tilearchive.DefaultTilesEstimate = tilearchiveDescTilesEstimate.Default.(int64)
+	// tilearchiveDescVersionID is the schema descriptor for version_id field.
+	tilearchiveDescVersionID := tilearchiveFields[11].Descriptor()
+	// tilearchive.DefaultVersionID holds the default value on creation for the version_id field.
+	tilearchive.DefaultVersionID = tilearchiveDescVersionID.Default.(int)
+	// tilearchiveDescBlobKey is the schema descriptor for blob_key field.
+	tilearchiveDescBlobKey := tilearchiveFields[14].Descriptor()
+	// tilearchive.DefaultBlobKey holds the default value on creation for the blob_key field.
+	tilearchive.DefaultBlobKey = tilearchiveDescBlobKey.Default.(string)
+	// tilearchiveDescEtag is the schema descriptor for etag field.
+	tilearchiveDescEtag := tilearchiveFields[15].Descriptor()
+	// tilearchive.DefaultEtag holds the default value on creation for the etag field.
+	tilearchive.DefaultEtag = tilearchiveDescEtag.Default.(string)
+	// tilearchiveDescBytes is the schema descriptor for bytes field.
+	tilearchiveDescBytes := tilearchiveFields[16].Descriptor()
+	// tilearchive.DefaultBytes holds the default value on creation for the bytes field.
+	tilearchive.DefaultBytes = tilearchiveDescBytes.Default.(int64)
+	// tilearchiveDescTileCount is the schema descriptor for tile_count field.
+	tilearchiveDescTileCount := tilearchiveFields[17].Descriptor()
+	// tilearchive.DefaultTileCount holds the default value on creation for the tile_count field.
+	tilearchive.DefaultTileCount = tilearchiveDescTileCount.Default.(int64)
+	// tilearchiveDescBuiltMinZoom is the schema descriptor for built_min_zoom field.
+	tilearchiveDescBuiltMinZoom := tilearchiveFields[18].Descriptor()
+	// tilearchive.DefaultBuiltMinZoom holds the default value on creation for the built_min_zoom field.
+	tilearchive.DefaultBuiltMinZoom = tilearchiveDescBuiltMinZoom.Default.(int)
+	// tilearchiveDescBuiltMaxZoom is the schema descriptor for built_max_zoom field.
+	tilearchiveDescBuiltMaxZoom := tilearchiveFields[19].Descriptor()
+	// tilearchive.DefaultBuiltMaxZoom holds the default value on creation for the built_max_zoom field.
+	tilearchive.DefaultBuiltMaxZoom = tilearchiveDescBuiltMaxZoom.Default.(int)
+	// tilearchiveDescError is the schema descriptor for error field.
+	tilearchiveDescError := tilearchiveFields[21].Descriptor()
+	// tilearchive.DefaultError holds the default value on creation for the error field.
+	tilearchive.DefaultError = tilearchiveDescError.Default.(string)
+	// tilearchiveDescRequestedBy is the schema descriptor for requested_by field.
+	tilearchiveDescRequestedBy := tilearchiveFields[23].Descriptor()
+	// tilearchive.DefaultRequestedBy holds the default value on creation for the requested_by field.
+	tilearchive.DefaultRequestedBy = tilearchiveDescRequestedBy.Default.(int)
+	// tilearchiveDescCreatedAt is the schema descriptor for created_at field.
+	tilearchiveDescCreatedAt := tilearchiveFields[24].Descriptor()
+	// tilearchive.DefaultCreatedAt holds the default value on creation for the created_at field.
+	tilearchive.DefaultCreatedAt = tilearchiveDescCreatedAt.Default.(func() time.Time)
+	// tilearchiveDescUpdatedAt is the schema descriptor for updated_at field.
+	tilearchiveDescUpdatedAt := tilearchiveFields[25].Descriptor()
+	// tilearchive.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	tilearchive.DefaultUpdatedAt = tilearchiveDescUpdatedAt.Default.(func() time.Time)
+	// tilearchive.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	tilearchive.UpdateDefaultUpdatedAt = tilearchiveDescUpdatedAt.UpdateDefault.(func() time.Time)
 	tokenFields := schema.Token{}.Fields()
 	_ = tokenFields
 	// tokenDescName is the schema descriptor for name field.

@@ -88,6 +88,8 @@ type Tx struct {
 	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
 	Source *SourceClient
+	// TileArchive is the client for interacting with the TileArchive builders.
+	TileArchive *TileArchiveClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
@@ -265,6 +267,7 @@ func (tx *Tx) init() {
 	tx.SetVersion = NewSetVersionClient(tx.config)
 	tx.SiteSetting = NewSiteSettingClient(tx.config)
 	tx.Source = NewSourceClient(tx.config)
+	tx.TileArchive = NewTileArchiveClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)

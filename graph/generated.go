@@ -33,6 +33,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/graph/scalar"
@@ -86,6 +87,7 @@ type ResolverRoot interface {
 	SetVersion() SetVersionResolver
 	Source() SourceResolver
 	Subscription() SubscriptionResolver
+	TileArchive() TileArchiveResolver
 	User() UserResolver
 	WebhookEndpoint() WebhookEndpointResolver
 }
@@ -617,6 +619,7 @@ type ComplexityRoot struct {
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
 		Services           func(childComplexity int) int
+		TileArchives       func(childComplexity int) int
 		Type               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 		UserID             func(childComplexity int) int
@@ -1106,6 +1109,7 @@ type ComplexityRoot struct {
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
 		Services           func(childComplexity int) int
+		TileArchives       func(childComplexity int) int
 		Title              func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 		UserID             func(childComplexity int) int
@@ -1244,6 +1248,22 @@ type ComplexityRoot struct {
 	TicketedObject struct {
 		ID   func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	TileArchive struct {
+		BuiltMaxZoom  func(childComplexity int) int
+		BuiltMinZoom  func(childComplexity int) int
+		Bytes         func(childComplexity int) int
+		Error         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Progress      func(childComplexity int) int
+		Ready         func(childComplexity int) int
+		Rebuilding    func(childComplexity int) int
+		Service       func(childComplexity int) int
+		State         func(childComplexity int) int
+		TilesDone     func(childComplexity int) int
+		TilesEstimate func(childComplexity int) int
+		VersionID     func(childComplexity int) int
 	}
 
 	TimeRange struct {
@@ -1460,6 +1480,7 @@ type LayerResolver interface {
 	Permissions(ctx context.Context, obj *ent.Layer) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Layer) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.Layer) ([]*Service, error)
+	TileArchives(ctx context.Context, obj *ent.Layer) ([]*ent.TileArchive, error)
 }
 type LayerVersionResolver interface {
 	License(ctx context.Context, obj *ent.LayerVersion) (*ent.License, error)
@@ -1678,6 +1699,7 @@ type SetResolver interface {
 	LatestVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error)
 	Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error)
+	TileArchives(ctx context.Context, obj *ent.Set) ([]*ent.TileArchive, error)
 }
 type SetVersionResolver interface {
 	License(ctx context.Context, obj *ent.SetVersion) (*ent.License, error)
@@ -1691,6 +1713,13 @@ type SourceResolver interface {
 type SubscriptionResolver interface {
 	Notifications(ctx context.Context, after *int) (<-chan *ent.Notification, error)
 	Changes(ctx context.Context, after *string, dataset *ChangeDatasetInput, types []string) (<-chan *changefeed.Event, error)
+}
+type TileArchiveResolver interface {
+	Ready(ctx context.Context, obj *ent.TileArchive) (bool, error)
+	Rebuilding(ctx context.Context, obj *ent.TileArchive) (bool, error)
+	Progress(ctx context.Context, obj *ent.TileArchive) (float64, error)
+
+	Path(ctx context.Context, obj *ent.TileArchive) (string, error)
 }
 type UserResolver interface {
 	Access(ctx context.Context, obj *ent.User) ([]*UserAccess, error)
@@ -3912,6 +3941,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.Services(childComplexity), true
+	case "Layer.tileArchives":
+		if e.ComplexityRoot.Layer.TileArchives == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.TileArchives(childComplexity), true
 	case "Layer.type":
 		if e.ComplexityRoot.Layer.Type == nil {
 			break
@@ -7040,6 +7075,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.Services(childComplexity), true
+	case "Set.tileArchives":
+		if e.ComplexityRoot.Set.TileArchives == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.TileArchives(childComplexity), true
 	case "Set.title":
 		if e.ComplexityRoot.Set.Title == nil {
 			break
@@ -7599,6 +7640,85 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TicketedObject.Type(childComplexity), true
+
+	case "TileArchive.builtMaxZoom":
+		if e.ComplexityRoot.TileArchive.BuiltMaxZoom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.BuiltMaxZoom(childComplexity), true
+	case "TileArchive.builtMinZoom":
+		if e.ComplexityRoot.TileArchive.BuiltMinZoom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.BuiltMinZoom(childComplexity), true
+	case "TileArchive.bytes":
+		if e.ComplexityRoot.TileArchive.Bytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Bytes(childComplexity), true
+	case "TileArchive.error":
+		if e.ComplexityRoot.TileArchive.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Error(childComplexity), true
+	case "TileArchive.path":
+		if e.ComplexityRoot.TileArchive.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Path(childComplexity), true
+	case "TileArchive.progress":
+		if e.ComplexityRoot.TileArchive.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Progress(childComplexity), true
+	case "TileArchive.ready":
+		if e.ComplexityRoot.TileArchive.Ready == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Ready(childComplexity), true
+	case "TileArchive.rebuilding":
+		if e.ComplexityRoot.TileArchive.Rebuilding == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Rebuilding(childComplexity), true
+	case "TileArchive.service":
+		if e.ComplexityRoot.TileArchive.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.Service(childComplexity), true
+	case "TileArchive.state":
+		if e.ComplexityRoot.TileArchive.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.State(childComplexity), true
+	case "TileArchive.tilesDone":
+		if e.ComplexityRoot.TileArchive.TilesDone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.TilesDone(childComplexity), true
+	case "TileArchive.tilesEstimate":
+		if e.ComplexityRoot.TileArchive.TilesEstimate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.TilesEstimate(childComplexity), true
+	case "TileArchive.versionId":
+		if e.ComplexityRoot.TileArchive.VersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TileArchive.VersionID(childComplexity), true
 
 	case "TimeRange.max":
 		if e.ComplexityRoot.TimeRange.Max == nil {
@@ -13854,6 +13974,42 @@ extend type Datasource {
   metadata: MetadataDocument
 }
 `, BuiltIn: false},
+	{Name: "../schema/tilearchives.graphql", Input: `"A tile archive of a published layer or set (PMTiles or MBTiles), built from its published version by a job; see the description at its path + \".json\"."
+type TileArchive {
+  "The service key: vector-tile-pmtiles, vector-tile-mbtiles or raster-pmtile."
+  service: String!
+  "none (never asked for), queued, building, ready or failed."
+  state: String!
+  "Whether a file serves (also while a rebuild runs)."
+  ready: Boolean!
+  "Whether a newer file is being built while the last one serves."
+  rebuilding: Boolean!
+  "The share of the running build done, 0 to 1."
+  progress: Float!
+  tilesDone: Int!
+  tilesEstimate: Int!
+  "The served file's size in bytes (0 before the first build)."
+  bytes: Int!
+  "The served file's zoom range, and the version it was built from (0 before the first build)."
+  builtMinZoom: Int!
+  builtMaxZoom: Int!
+  versionId: Int!
+  "Why the last build failed, if it did (else empty)."
+  error: String!
+  "The archive's path; the file serves there with range requests."
+  path: String!
+}
+
+extend type Layer {
+  "The tile archives the caller may use: vector PMTiles and MBTiles (vector layers) and raster PMTiles."
+  tileArchives: [TileArchive!]!
+}
+
+extend type Set {
+  "The set's raster PMTiles archive, if the caller may use it."
+  tileArchives: [TileArchive!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/tokens.graphql", Input: `"An API token. The key itself is never shown after creation."
 type Token {
   id: ID!
@@ -15099,6 +15255,8 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_myPermission(ctx, field)
 	case "services":
 		return ec.fieldContext_Layer_services(ctx, field)
+	case "tileArchives":
+		return ec.fieldContext_Layer_tileArchives(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
 }
@@ -15685,6 +15843,8 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_draftVersion(ctx, field)
 	case "versions":
 		return ec.fieldContext_Set_versions(ctx, field)
+	case "tileArchives":
+		return ec.fieldContext_Set_tileArchives(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Set", field.Name)
 }
@@ -15921,6 +16081,38 @@ func (ec *executionContext) childFields_TicketedObject(ctx context.Context, fiel
 		return ec.fieldContext_TicketedObject_id(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TicketedObject", field.Name)
+}
+
+func (ec *executionContext) childFields_TileArchive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "service":
+		return ec.fieldContext_TileArchive_service(ctx, field)
+	case "state":
+		return ec.fieldContext_TileArchive_state(ctx, field)
+	case "ready":
+		return ec.fieldContext_TileArchive_ready(ctx, field)
+	case "rebuilding":
+		return ec.fieldContext_TileArchive_rebuilding(ctx, field)
+	case "progress":
+		return ec.fieldContext_TileArchive_progress(ctx, field)
+	case "tilesDone":
+		return ec.fieldContext_TileArchive_tilesDone(ctx, field)
+	case "tilesEstimate":
+		return ec.fieldContext_TileArchive_tilesEstimate(ctx, field)
+	case "bytes":
+		return ec.fieldContext_TileArchive_bytes(ctx, field)
+	case "builtMinZoom":
+		return ec.fieldContext_TileArchive_builtMinZoom(ctx, field)
+	case "builtMaxZoom":
+		return ec.fieldContext_TileArchive_builtMaxZoom(ctx, field)
+	case "versionId":
+		return ec.fieldContext_TileArchive_versionId(ctx, field)
+	case "error":
+		return ec.fieldContext_TileArchive_error(ctx, field)
+	case "path":
+		return ec.fieldContext_TileArchive_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TileArchive", field.Name)
 }
 
 func (ec *executionContext) childFields_TimeRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -29120,6 +29312,38 @@ func (ec *executionContext) fieldContext_Layer_services(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Layer_tileArchives(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_tileArchives(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().TileArchives(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TileArchive) graphql.Marshaler {
+			return ec.marshalNTileArchive2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐTileArchiveᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_tileArchives(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TileArchive(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LayerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42015,6 +42239,38 @@ func (ec *executionContext) fieldContext_Set_versions(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Set_tileArchives(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_tileArchives(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Set().TileArchives(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TileArchive) graphql.Marshaler {
+			return ec.marshalNTileArchive2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐTileArchiveᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_tileArchives(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Set",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TileArchive(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SetConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SetConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44312,6 +44568,305 @@ func (ec *executionContext) _TicketedObject_id(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_TicketedObject_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TicketedObject", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_service(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_service(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Service, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_state(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v tilearchive.State) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋgeopubᚋgeopubᚋentᚋtilearchiveᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_ready(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_ready(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TileArchive().Ready(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_ready(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_rebuilding(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_rebuilding(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TileArchive().Rebuilding(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_rebuilding(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_progress(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TileArchive().Progress(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, true, true, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_tilesDone(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_tilesDone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TilesDone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_tilesDone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_tilesEstimate(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_tilesEstimate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TilesEstimate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_tilesEstimate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_bytes(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_bytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_builtMinZoom(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_builtMinZoom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuiltMinZoom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_builtMinZoom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_builtMaxZoom(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_builtMaxZoom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuiltMaxZoom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_builtMaxZoom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_versionId(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_versionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_versionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_error(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TileArchive_path(ctx context.Context, field graphql.CollectedField, obj *ent.TileArchive) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TileArchive_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TileArchive().Path(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TileArchive_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TileArchive", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TimeRange_min(ctx context.Context, field graphql.CollectedField, obj *TimeRange) (ret graphql.Marshaler) {
@@ -67175,6 +67730,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "tileArchives":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_tileArchives(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -72778,6 +73371,44 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "tileArchives":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Set_tileArchives(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -74063,6 +74694,236 @@ func (ec *executionContext) _TicketedObject(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var tileArchiveImplementors = []string{"TileArchive"}
+
+func (ec *executionContext) _TileArchive(ctx context.Context, sel ast.SelectionSet, obj *ent.TileArchive) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tileArchiveImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TileArchive")
+		case "service":
+			out.Values[i] = ec._TileArchive_service(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._TileArchive_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ready":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TileArchive_ready(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "rebuilding":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TileArchive_rebuilding(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "progress":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TileArchive_progress(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "tilesDone":
+			out.Values[i] = ec._TileArchive_tilesDone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tilesEstimate":
+			out.Values[i] = ec._TileArchive_tilesEstimate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bytes":
+			out.Values[i] = ec._TileArchive_bytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "builtMinZoom":
+			out.Values[i] = ec._TileArchive_builtMinZoom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "builtMaxZoom":
+			out.Values[i] = ec._TileArchive_builtMaxZoom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versionId":
+			out.Values[i] = ec._TileArchive_versionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._TileArchive_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TileArchive_path(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -77634,6 +78495,16 @@ func (ec *executionContext) unmarshalNSourceWhereInput2ᚖgithubᚗcomᚋgeopub�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋgeopubᚋgeopubᚋentᚋtilearchiveᚐState(ctx context.Context, v any) (tilearchive.State, error) {
+	var res tilearchive.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋgeopubᚋgeopubᚋentᚋtilearchiveᚐState(ctx context.Context, sel ast.SelectionSet, v tilearchive.State) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -77677,6 +78548,32 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNTileArchive2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐTileArchiveᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TileArchive) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTileArchive2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐTileArchive(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTileArchive2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐTileArchive(ctx context.Context, sel ast.SelectionSet, v *ent.TileArchive) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TileArchive(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

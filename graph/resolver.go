@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/webhooks"
 )
 
@@ -62,6 +63,9 @@ type Resolver struct {
 	Follows *follows.Service
 	// Secrets seals the credentials of sources before they are stored.
 	Secrets *secrets.Box
+	// TileArchives are the PMTiles and MBTiles archives of published
+	// layers and sets (nil lists none).
+	TileArchives *tilearchives.Service
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

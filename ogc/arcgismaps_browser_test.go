@@ -10,33 +10,12 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/geopub/geopub/internal/browsertest"
 	"github.com/geopub/geopub/internal/geoservices"
 )
-
-// esriClients installs Esri Leaflet and Leaflet (scripts/esri-clients)
-// and returns its node_modules folder; without npm it fails when
-// GEOPUB_REQUIRE_TOOLS is set, else skips.
-func esriClients(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {
-			t.Fatal("npm is missing; the Esri Leaflet test loads esri-leaflet from npm")
-		}
-		t.Skip("npm is missing")
-	}
-	out, err := exec.Command("bash", filepath.Join("..", "scripts", "ensure-npm.sh"), "esri-clients").Output()
-	if err != nil {
-		t.Fatalf("scripts/ensure-npm.sh esri-clients: %v", err)
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "node_modules")
-}
 
 // clientPage serves a test page at /page, files under /npm/ (from npm)
 // and /maplibre/ (the vendored MapLibre), and everything else from the
@@ -149,7 +128,7 @@ func checkMapPixels(t *testing.T, p *browsertest.MapPage, squares []feature, fil
 // where the squares are, the markers where the points are, nothing else.
 func TestArcGISEsriLeaflet(t *testing.T) {
 	browsertest.Chromium(t)
-	npm := esriClients(t)
+	npm := filepath.Join(esriClients(t), "node_modules")
 	each(t, func(t *testing.T, e *env) {
 		owner := e.NewUser(t, "Owner")
 		squares, points := randomSquares(2, 60), randomPoints(1, 40)

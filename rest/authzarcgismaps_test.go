@@ -3,11 +3,6 @@ package rest_test
 import (
 	"net/http"
 	"testing"
-
-	"github.com/go-chi/chi/v5"
-
-	"github.com/geopub/geopub/internal/ogcfeatures"
-	"github.com/geopub/geopub/ogc"
 )
 
 // The GeoServices map services in the authorization matrix (issue 28):

@@ -35,6 +35,7 @@ func serviceRouterKeys(t *testing.T) []string {
 	feats := ogcfeatures.New(&store.Store{}, 0, nil)
 	ogc.NewFeatures(feats, "").Mount(r)
 	ogc.NewWFS(wfsserver.New(feats), "").Mount(r)
+	mountTileArchives(r)
 	mountDataTable(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
@@ -57,6 +58,7 @@ func serviceRules(rules map[string]rule) {
 	tileRules(rules)
 	arcgisRules(rules)
 	arcgisMapRules(rules)
+	tileArchiveRules(rules)
 	dataTableRules(rules)
 }
 

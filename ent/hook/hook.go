@@ -465,6 +465,18 @@ func (f SourceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SourceMutation", m)
 }
 
+// The TileArchiveFunc type is an adapter to allow the use of ordinary
+// function as TileArchive mutator.
+type TileArchiveFunc func(context.Context, *ent.TileArchiveMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TileArchiveFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TileArchiveMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TileArchiveMutation", m)
+}
+
 // The TokenFunc type is an adapter to allow the use of ordinary
 // function as Token mutator.
 type TokenFunc func(context.Context, *ent.TokenMutation) (ent.Value, error)

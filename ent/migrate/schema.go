@@ -1081,6 +1081,50 @@ var (
 			},
 		},
 	}
+	// TileArchivesColumns holds the columns for the "tile_archives" table.
+	TileArchivesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "owner_kind", Type: field.TypeEnum, Enums: []string{"layer", "set"}},
+		{Name: "owner_id", Type: field.TypeInt},
+		{Name: "service", Type: field.TypeString},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"queued", "building", "ready", "failed"}, Default: "queued"},
+		{Name: "min_zoom", Type: field.TypeInt, Default: 0},
+		{Name: "max_zoom", Type: field.TypeInt, Default: 0},
+		{Name: "auto_zoom", Type: field.TypeBool, Default: true},
+		{Name: "target_version_id", Type: field.TypeInt, Default: 0},
+		{Name: "target_members", Type: field.TypeJSON, Nullable: true},
+		{Name: "tiles_done", Type: field.TypeInt64, Default: 0},
+		{Name: "tiles_estimate", Type: field.TypeInt64, Default: 0},
+		{Name: "version_id", Type: field.TypeInt, Default: 0},
+		{Name: "members", Type: field.TypeJSON, Nullable: true},
+		{Name: "member_versions", Type: field.TypeJSON, Nullable: true},
+		{Name: "blob_key", Type: field.TypeString, Default: ""},
+		{Name: "etag", Type: field.TypeString, Default: ""},
+		{Name: "bytes", Type: field.TypeInt64, Default: 0},
+		{Name: "tile_count", Type: field.TypeInt64, Default: 0},
+		{Name: "built_min_zoom", Type: field.TypeInt, Default: 0},
+		{Name: "built_max_zoom", Type: field.TypeInt, Default: 0},
+		{Name: "bounds", Type: field.TypeJSON, Nullable: true},
+		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
+		{Name: "requested_by", Type: field.TypeInt, Default: 0},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "built_at", Type: field.TypeTime, Nullable: true},
+	}
+	// TileArchivesTable holds the schema information for the "tile_archives" table.
+	TileArchivesTable = &schema.Table{
+		Name:       "tile_archives",
+		Columns:    TileArchivesColumns,
+		PrimaryKey: []*schema.Column{TileArchivesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tilearchive_owner_kind_owner_id_service",
+				Unique:  true,
+				Columns: []*schema.Column{TileArchivesColumns[1], TileArchivesColumns[2], TileArchivesColumns[3]},
+			},
+		},
+	}
 	// TokensColumns holds the columns for the "tokens" table.
 	TokensColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1238,6 +1282,7 @@ var (
 		SetVersionsTable,
 		SiteSettingsTable,
 		SourcesTable,
+		TileArchivesTable,
 		TokensTable,
 		UsersTable,
 		WebhookDeliveriesTable,

@@ -120,6 +120,9 @@ type SiteSetting func(*sql.Selector)
 // Source is the predicate function for source builders.
 type Source func(*sql.Selector)
 
+// TileArchive is the predicate function for tilearchive builders.
+type TileArchive func(*sql.Selector)
+
 // Token is the predicate function for token builders.
 type Token func(*sql.Selector)
 

@@ -56,6 +56,7 @@ import (
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/smalldata"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/internal/webhooks"
 	"github.com/geopub/geopub/internal/wfsserver"
@@ -151,6 +152,9 @@ type Config struct {
 	// zero fields: features, zipped bytes, raster cells, running exports
 	// per user, and how long a file is kept).
 	Exports exports.Limits
+	// TileArchives are the operator's limits on tile archives
+	// (tilearchives' defaults for zero fields: zoom ranges, tiles, bytes).
+	TileArchives tilearchives.Limits
 	// ExportSweepEvery is how often expired exports are turned gone
 	// (exports.DefaultSweepEvery when zero; never when negative), and
 	// ExportProgressEvery how often running exports record their progress.
@@ -180,6 +184,8 @@ type Server struct {
 	Tiles *vectortiles.Service
 	// Rasters makes their raster tiles (and WMTS).
 	Rasters *rastertiles.Service
+	// Archives builds and serves their PMTiles and MBTiles archives.
+	Archives *tilearchives.Service
 	// DataTable reads the rows of published layers and tables (its JSON
 	// and CSV door and the HTML table pages).
 	DataTable *datatable.Service
@@ -316,6 +322,18 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: query, logger: cfg.Logger,
 		Tiles: vectortiles.New(st, tiles, cfg.Logger), scratch: tmp}
 	s.Rasters = rastertiles.New(s.Tiles, sampler, cfg.RasterTileCacheBytes, cfg.Logger)
+	s.Archives = &tilearchives.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Tiles: s.Tiles,
+		Rasters: s.Rasters, Limits: cfg.TileArchives, WorkDir: tmp.Dir(), Logger: cfg.Logger, ProgressEvery: cfg.ExportProgressEvery}
+	s.Archives.Install()
+	res.TileArchives = s.Archives
+	if !cfg.Jobs.InsertOnly {
+		if err := jobs.Register(j, &tilearchives.Worker{S: s.Archives}); err != nil {
+			j.Close()
+			blobs.Close()
+			tmp.Close()
+			return nil, err
+		}
+	}
 	tableFresh := cfg.Query.Fresh
 	if tableFresh <= 0 {
 		tableFresh = queryapi.DefaultConfig.Fresh
@@ -539,6 +557,12 @@ func (s *Server) routes() http.Handler {
 		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
 		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
 		raster.Mount(r)
+	})
+	// Tile archives: their files' length is theirs, not a request budget's.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, ogc.IsArchiveFile))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewTileArchives(s.Archives, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// OGC API - Features takes the key as a query parameter too, so that
 	// clients that cannot send headers (GDAL's OAPIF: URLs) reach it.
