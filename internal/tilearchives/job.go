@@ -214,7 +214,12 @@ func (s *Service) build(ctx context.Context, a *ent.TileArchive, jobID int64) er
 			if len(b) == 0 {
 				// Features too small for this zoom's grid may show
 				// deeper: an empty layer (stored once) keeps the walk
-				// going within the bounds.
+				// going where features are; where none is, the walk
+				// skips the tile and everything beneath it.
+				reaches, err := s.Tiles.Reaches(ctx, l, vectortiles.Tile{Z: z, X: x, Y: y})
+				if err != nil || !reaches {
+					return nil, err
+				}
 				return empty, nil
 			}
 			return b, nil

@@ -474,3 +474,25 @@ func (s *Service) Viewer(ctx context.Context, p auth.Principal) (*access.Viewer,
 	s.viewers.Put(p.User.ID, v, now.Add(s.cfg.Fresh))
 	return v, nil
 }
+
+// Reaches reports whether any feature of l (a vector layer whose access
+// the caller checked) meets tile t's buffered box: a tile that draws
+// nothing may still have features too small for its grid, which draw
+// deeper; one that reaches none has nothing beneath it either. Without
+// in-memory indexes it answers true (the caller keeps looking).
+func (s *Service) Reaches(ctx context.Context, l *Layer, t Tile) (bool, error) {
+	if s.cfg.Indexes == nil {
+		return true, nil
+	}
+	ix, err := s.cfg.Indexes.Get(ctx, l.VersionID)
+	if err != nil {
+		return false, err
+	}
+	env := t.Envelope(Buffer)
+	found := false
+	ix.Search(env[0], env[1], env[2], env[3], func(int) bool {
+		found = true
+		return false
+	})
+	return found, nil
+}
