@@ -2,13 +2,11 @@ package browsertest
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -52,32 +50,8 @@ const tableViewJS = `(() => ({
 // when done.
 func OpenTablePage(t testing.TB, pageURL string, cookies ...*http.Cookie) *TablePage {
 	t.Helper()
-	ctx, cancel, output := NewBrowser(t, Timeout)
-	m := newMonitor(pageURL)
-	p := &TablePage{t: t, ctx: ctx, cancel: cancel}
-	p.fail = func(format string, args ...any) {
-		t.Helper()
-		cancel()
-		t.Fatalf("browsertest: %s\n%s", fmt.Sprintf(format, args...), m.report(output()))
-	}
-	if err := chromedp.Listen(ctx, m.onEvent); err != nil {
-		p.fail("starting chromium: %v", err)
-	}
-	go m.readConsole(chromedp.Console(ctx))
-	for _, c := range cookies {
-		_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{
-			Name: c.Name, Value: c.Value, URL: pageOrigin(pageURL), Path: "/"})
-		if err != nil {
-			p.fail("setting cookie %s: %v", c.Name, err)
-		}
-	}
-	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(pageURL))
-	if err != nil {
-		p.fail("opening %s: %v", pageURL, err)
-	}
-	if res.Status != http.StatusOK {
-		p.fail("opening %s: HTTP status %d", pageURL, res.Status)
-	}
+	ctx, cancel, m, fail := navigate(t, pageURL, cookies)
+	p := &TablePage{t: t, ctx: ctx, cancel: cancel, fail: fail}
 	p.wait()
 	if err := m.waitIdle(ctx, 200*time.Millisecond); err != nil {
 		p.fail("the page did not settle: %v", err)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -41,32 +40,8 @@ const mapStateJS = `(() => {
 // it when done.
 func OpenMapPage(t testing.TB, pageURL string, cookies ...*http.Cookie) *MapPage {
 	t.Helper()
-	ctx, cancel, output := NewBrowser(t, Timeout)
-	m := newMonitor(pageURL)
-	p := &MapPage{t: t, ctx: ctx, cancel: cancel}
-	p.fail = func(format string, args ...any) {
-		t.Helper()
-		cancel()
-		t.Fatalf("browsertest: %s\n%s", fmt.Sprintf(format, args...), m.report(output()))
-	}
-	if err := chromedp.Listen(ctx, m.onEvent); err != nil {
-		p.fail("starting chromium: %v", err)
-	}
-	go m.readConsole(chromedp.Console(ctx))
-	for _, c := range cookies {
-		_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{
-			Name: c.Name, Value: c.Value, URL: pageOrigin(pageURL), Path: "/"})
-		if err != nil {
-			p.fail("setting cookie %s: %v", c.Name, err)
-		}
-	}
-	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(pageURL))
-	if err != nil {
-		p.fail("opening %s: %v", pageURL, err)
-	}
-	if res.Status != http.StatusOK {
-		p.fail("opening %s: HTTP status %d", pageURL, res.Status)
-	}
+	ctx, cancel, m, fail := navigate(t, pageURL, cookies)
+	p := &MapPage{t: t, ctx: ctx, cancel: cancel, fail: fail}
 	state, err := chromedp.Run(ctx, chromedp.Poll[string](mapStateJS+` || null`,
 		chromedp.WithPollingInterval(100*time.Millisecond)))
 	if err != nil {

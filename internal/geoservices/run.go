@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/wfsserver"
 )
 
 // Page is one page of a query's features.
@@ -282,7 +283,7 @@ func (s *Service) order(ctx context.Context, c *ogcfeatures.Collection, q *Query
 	}
 	slices.SortFunc(all, func(a, b sorted) int {
 		for i, f := range q.OrderBy {
-			c := compareValues(a.keys[i], b.keys[i])
+			c := wfsserver.CompareValues(a.keys[i], b.keys[i])
 			if f.Desc {
 				c = -c
 			}
@@ -344,45 +345,6 @@ func (s *Service) sortedPage(ctx context.Context, c *ogcfeatures.Collection, q *
 	return Page{Items: out, Exceeded: end < len(order)}, nil
 }
 
-// compareValues orders attribute values: false before true, numbers by
-// value, strings by code point; null after every value.
-func compareValues(a, b any) int {
-	ra, rb := kindRank(a), kindRank(b)
-	if ra != rb {
-		return cmp.Compare(ra, rb)
-	}
-	switch x := a.(type) {
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case float64:
-		return cmp.Compare(x, b.(float64))
-	case string:
-		return strings.Compare(x, b.(string))
-	}
-	return 0
-}
-
-func kindRank(v any) int {
-	switch v.(type) {
-	case bool:
-		return 0
-	case float64:
-		return 1
-	case string:
-		return 2
-	case nil:
-		return 4
-	}
-	return 3
-}
-
 // --- statistics ---
 
 // StatisticsRows computes q.Statistics over q's matches, one row per
@@ -428,10 +390,10 @@ func (s *Service) StatisticsRows(ctx context.Context, c *ogcfeatures.Collection,
 				a.sum[i] += x
 				a.sumSq[i] += x * x
 			}
-			if a.lo[i] == nil || compareValues(v, a.lo[i]) < 0 {
+			if a.lo[i] == nil || wfsserver.CompareValues(v, a.lo[i]) < 0 {
 				a.lo[i] = v
 			}
-			if a.hi[i] == nil || compareValues(v, a.hi[i]) > 0 {
+			if a.hi[i] == nil || wfsserver.CompareValues(v, a.hi[i]) > 0 {
 				a.hi[i] = v
 			}
 		}
@@ -452,7 +414,7 @@ func (s *Service) StatisticsRows(ctx context.Context, c *ogcfeatures.Collection,
 	slices.SortFunc(keys, func(a, b string) int {
 		ga, gb := groupVals[a], groupVals[b]
 		for i := range ga {
-			if c := compareValues(ga[i], gb[i]); c != 0 {
+			if c := wfsserver.CompareValues(ga[i], gb[i]); c != 0 {
 				return c
 			}
 		}
