@@ -55,7 +55,8 @@ func (a *ArcGIS) Mount(r chi.Router) {
 type slashed struct{ chi.Router }
 
 func slashedToo(p string) bool {
-	return strings.HasSuffix(p, "Server") || strings.HasSuffix(p, "Server/{layer}")
+	return strings.HasSuffix(p, "Server") || strings.HasSuffix(p, "Server/{layer}") ||
+		strings.HasSuffix(p, "Server/{layer:[0-9]+}")
 }
 
 func (s slashed) Get(p string, h http.HandlerFunc) {
