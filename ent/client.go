@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/auditentry"
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
@@ -67,6 +68,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// AuditEntry is the client for interacting with the AuditEntry builders.
+	AuditEntry *AuditEntryClient
 	// CatalogItem is the client for interacting with the CatalogItem builders.
 	CatalogItem *CatalogItemClient
 	// CatalogItemAttachment is the client for interacting with the CatalogItemAttachment builders.
@@ -165,6 +168,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
+	c.AuditEntry = NewAuditEntryClient(c.config)
 	c.CatalogItem = NewCatalogItemClient(c.config)
 	c.CatalogItemAttachment = NewCatalogItemAttachmentClient(c.config)
 	c.CatalogItemGeotag = NewCatalogItemGeotagClient(c.config)
@@ -300,6 +304,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                     ctx,
 		config:                  cfg,
 		AccessRequest:           NewAccessRequestClient(cfg),
+		AuditEntry:              NewAuditEntryClient(cfg),
 		CatalogItem:             NewCatalogItemClient(cfg),
 		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
@@ -362,6 +367,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                     ctx,
 		config:                  cfg,
 		AccessRequest:           NewAccessRequestClient(cfg),
+		AuditEntry:              NewAuditEntryClient(cfg),
 		CatalogItem:             NewCatalogItemClient(cfg),
 		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
@@ -433,15 +439,16 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
-		c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark, c.DatasetPermission,
-		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
-		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
-		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
-		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.AccessRequest, c.AuditEntry, c.CatalogItem, c.CatalogItemAttachment,
+		c.CatalogItemGeotag, c.CatalogItemVersion, c.Category, c.ChangeEvent,
+		c.CropLayer, c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark,
+		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
+		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
+		c.SiteSetting, c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -451,15 +458,16 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
-		c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark, c.DatasetPermission,
-		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
-		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
-		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
-		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.AccessRequest, c.AuditEntry, c.CatalogItem, c.CatalogItemAttachment,
+		c.CatalogItemGeotag, c.CatalogItemVersion, c.Category, c.ChangeEvent,
+		c.CropLayer, c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark,
+		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
+		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
+		c.SiteSetting, c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -470,6 +478,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *AccessRequestMutation:
 		return c.AccessRequest.mutate(ctx, m)
+	case *AuditEntryMutation:
+		return c.AuditEntry.mutate(ctx, m)
 	case *CatalogItemMutation:
 		return c.CatalogItem.mutate(ctx, m)
 	case *CatalogItemAttachmentMutation:
@@ -721,6 +731,140 @@ func (c *AccessRequestClient) mutate(ctx context.Context, m *AccessRequestMutati
 		return (&AccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessRequest mutation op: %q", m.Op())
+	}
+}
+
+// AuditEntryClient is a client for the AuditEntry schema.
+type AuditEntryClient struct {
+	config
+}
+
+// NewAuditEntryClient returns a client for the AuditEntry from the given config.
+func NewAuditEntryClient(c config) *AuditEntryClient {
+	return &AuditEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `auditentry.Hooks(f(g(h())))`.
+func (c *AuditEntryClient) Use(hooks ...Hook) {
+	c.hooks.AuditEntry = append(c.hooks.AuditEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `auditentry.Intercept(f(g(h())))`.
+func (c *AuditEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AuditEntry = append(c.inters.AuditEntry, interceptors...)
+}
+
+// Create returns a builder for creating a AuditEntry entity.
+func (c *AuditEntryClient) Create() *AuditEntryCreate {
+	mutation := newAuditEntryMutation(c.config, OpCreate)
+	return &AuditEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AuditEntry entities.
+func (c *AuditEntryClient) CreateBulk(builders ...*AuditEntryCreate) *AuditEntryCreateBulk {
+	return &AuditEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AuditEntryClient) MapCreateBulk(slice any, setFunc func(*AuditEntryCreate, int)) *AuditEntryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AuditEntryCreateBulk{err: fmt.Errorf("calling to AuditEntryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AuditEntryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AuditEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AuditEntry.
+func (c *AuditEntryClient) Update() *AuditEntryUpdate {
+	mutation := newAuditEntryMutation(c.config, OpUpdate)
+	return &AuditEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AuditEntryClient) UpdateOne(_m *AuditEntry) *AuditEntryUpdateOne {
+	mutation := newAuditEntryMutation(c.config, OpUpdateOne, withAuditEntry(_m))
+	return &AuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AuditEntryClient) UpdateOneID(id int) *AuditEntryUpdateOne {
+	mutation := newAuditEntryMutation(c.config, OpUpdateOne, withAuditEntryID(id))
+	return &AuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AuditEntry.
+func (c *AuditEntryClient) Delete() *AuditEntryDelete {
+	mutation := newAuditEntryMutation(c.config, OpDelete)
+	return &AuditEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AuditEntryClient) DeleteOne(_m *AuditEntry) *AuditEntryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AuditEntryClient) DeleteOneID(id int) *AuditEntryDeleteOne {
+	builder := c.Delete().Where(auditentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AuditEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for AuditEntry.
+func (c *AuditEntryClient) Query() *AuditEntryQuery {
+	return &AuditEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAuditEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AuditEntry entity by its id.
+func (c *AuditEntryClient) Get(ctx context.Context, id int) (*AuditEntry, error) {
+	return c.Query().Where(auditentry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AuditEntryClient) GetX(ctx context.Context, id int) *AuditEntry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *AuditEntryClient) Hooks() []Hook {
+	hooks := c.hooks.AuditEntry
+	return append(hooks[:len(hooks):len(hooks)], auditentry.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AuditEntryClient) Interceptors() []Interceptor {
+	return c.inters.AuditEntry
+}
+
+func (c *AuditEntryClient) mutate(ctx context.Context, m *AuditEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AuditEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AuditEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AuditEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AuditEntry mutation op: %q", m.Op())
 	}
 }
 
@@ -6937,23 +7081,25 @@ func (c *WebhookEndpointClient) mutate(ctx context.Context, m *WebhookEndpointMu
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
-		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
-		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
-		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
+		AccessRequest, AuditEntry, CatalogItem, CatalogItemAttachment,
+		CatalogItemGeotag, CatalogItemVersion, Category, ChangeEvent, CropLayer,
+		DatasetAccessRequest, DatasetFollow, DatasetMark, DatasetPermission,
+		DatasetService, Datasource, Document, DocumentVersion, Export,
+		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
+		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, TileArchive, Token, User, WebhookDelivery,
+		WebhookEndpoint []ent.Hook
 	}
 	inters struct {
-		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
-		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
-		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
-		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
+		AccessRequest, AuditEntry, CatalogItem, CatalogItemAttachment,
+		CatalogItemGeotag, CatalogItemVersion, Category, ChangeEvent, CropLayer,
+		DatasetAccessRequest, DatasetFollow, DatasetMark, DatasetPermission,
+		DatasetService, Datasource, Document, DocumentVersion, Export,
+		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
+		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, TileArchive, Token, User, WebhookDelivery,
+		WebhookEndpoint []ent.Interceptor
 	}
 )

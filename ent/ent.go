@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/auditentry"
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
@@ -116,6 +117,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			accessrequest.Table:           accessrequest.ValidColumn,
+			auditentry.Table:              auditentry.ValidColumn,
 			catalogitem.Table:             catalogitem.ValidColumn,
 			catalogitemattachment.Table:   catalogitemattachment.ValidColumn,
 			catalogitemgeotag.Table:       catalogitemgeotag.ValidColumn,

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/auditentry"
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
@@ -68,6 +69,7 @@ const (
 
 	// Node types.
 	TypeAccessRequest           = "AccessRequest"
+	TypeAuditEntry              = "AuditEntry"
 	TypeCatalogItem             = "CatalogItem"
 	TypeCatalogItemAttachment   = "CatalogItemAttachment"
 	TypeCatalogItemGeotag       = "CatalogItemGeotag"
@@ -831,6 +833,1237 @@ func (m *AccessRequestMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessRequest edge %s", name)
+}
+
+// AuditEntryMutation represents an operation that mutates the AuditEntry nodes in the graph.
+type AuditEntryMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	actor_kind          *string
+	actor_user_id       *int
+	addactor_user_id    *int
+	actor_label         *string
+	actor_session_id    *int
+	addactor_session_id *int
+	actor_token_id      *int
+	addactor_token_id   *int
+	action              *string
+	target_type         *string
+	target_id           *string
+	target_label        *string
+	before              *map[string]interface{}
+	after               *map[string]interface{}
+	client_addr         *string
+	group_ids           *string
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*AuditEntry, error)
+	predicates          []predicate.AuditEntry
+}
+
+var _ ent.Mutation = (*AuditEntryMutation)(nil)
+
+// auditentryOption allows management of the mutation configuration using functional options.
+type auditentryOption func(*AuditEntryMutation)
+
+// newAuditEntryMutation creates new mutation for the AuditEntry entity.
+func newAuditEntryMutation(c config, op Op, opts ...auditentryOption) *AuditEntryMutation {
+	m := &AuditEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAuditEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAuditEntryID sets the ID field of the mutation.
+func withAuditEntryID(id int) auditentryOption {
+	return func(m *AuditEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AuditEntry
+		)
+		m.oldValue = func(ctx context.Context) (*AuditEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AuditEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAuditEntry sets the old AuditEntry of the mutation.
+func withAuditEntry(node *AuditEntry) auditentryOption {
+	return func(m *AuditEntryMutation) {
+		m.oldValue = func(context.Context) (*AuditEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AuditEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AuditEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AuditEntryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AuditEntryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AuditEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AuditEntryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AuditEntryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AuditEntryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetActorKind sets the "actor_kind" field.
+func (m *AuditEntryMutation) SetActorKind(s string) {
+	m.actor_kind = &s
+}
+
+// ActorKind returns the value of the "actor_kind" field in the mutation.
+func (m *AuditEntryMutation) ActorKind() (r string, exists bool) {
+	v := m.actor_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorKind returns the old "actor_kind" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActorKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorKind: %w", err)
+	}
+	return oldValue.ActorKind, nil
+}
+
+// ResetActorKind resets all changes to the "actor_kind" field.
+func (m *AuditEntryMutation) ResetActorKind() {
+	m.actor_kind = nil
+}
+
+// SetActorUserID sets the "actor_user_id" field.
+func (m *AuditEntryMutation) SetActorUserID(i int) {
+	m.actor_user_id = &i
+	m.addactor_user_id = nil
+}
+
+// ActorUserID returns the value of the "actor_user_id" field in the mutation.
+func (m *AuditEntryMutation) ActorUserID() (r int, exists bool) {
+	v := m.actor_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorUserID returns the old "actor_user_id" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActorUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorUserID: %w", err)
+	}
+	return oldValue.ActorUserID, nil
+}
+
+// AddActorUserID adds i to the "actor_user_id" field.
+func (m *AuditEntryMutation) AddActorUserID(i int) {
+	if m.addactor_user_id != nil {
+		*m.addactor_user_id += i
+	} else {
+		m.addactor_user_id = &i
+	}
+}
+
+// AddedActorUserID returns the value that was added to the "actor_user_id" field in this mutation.
+func (m *AuditEntryMutation) AddedActorUserID() (r int, exists bool) {
+	v := m.addactor_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearActorUserID clears the value of the "actor_user_id" field.
+func (m *AuditEntryMutation) ClearActorUserID() {
+	m.actor_user_id = nil
+	m.addactor_user_id = nil
+	m.clearedFields[auditentry.FieldActorUserID] = struct{}{}
+}
+
+// ActorUserIDCleared returns if the "actor_user_id" field was cleared in this mutation.
+func (m *AuditEntryMutation) ActorUserIDCleared() bool {
+	_, ok := m.clearedFields[auditentry.FieldActorUserID]
+	return ok
+}
+
+// ResetActorUserID resets all changes to the "actor_user_id" field.
+func (m *AuditEntryMutation) ResetActorUserID() {
+	m.actor_user_id = nil
+	m.addactor_user_id = nil
+	delete(m.clearedFields, auditentry.FieldActorUserID)
+}
+
+// SetActorLabel sets the "actor_label" field.
+func (m *AuditEntryMutation) SetActorLabel(s string) {
+	m.actor_label = &s
+}
+
+// ActorLabel returns the value of the "actor_label" field in the mutation.
+func (m *AuditEntryMutation) ActorLabel() (r string, exists bool) {
+	v := m.actor_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorLabel returns the old "actor_label" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActorLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorLabel: %w", err)
+	}
+	return oldValue.ActorLabel, nil
+}
+
+// ResetActorLabel resets all changes to the "actor_label" field.
+func (m *AuditEntryMutation) ResetActorLabel() {
+	m.actor_label = nil
+}
+
+// SetActorSessionID sets the "actor_session_id" field.
+func (m *AuditEntryMutation) SetActorSessionID(i int) {
+	m.actor_session_id = &i
+	m.addactor_session_id = nil
+}
+
+// ActorSessionID returns the value of the "actor_session_id" field in the mutation.
+func (m *AuditEntryMutation) ActorSessionID() (r int, exists bool) {
+	v := m.actor_session_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorSessionID returns the old "actor_session_id" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActorSessionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorSessionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorSessionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorSessionID: %w", err)
+	}
+	return oldValue.ActorSessionID, nil
+}
+
+// AddActorSessionID adds i to the "actor_session_id" field.
+func (m *AuditEntryMutation) AddActorSessionID(i int) {
+	if m.addactor_session_id != nil {
+		*m.addactor_session_id += i
+	} else {
+		m.addactor_session_id = &i
+	}
+}
+
+// AddedActorSessionID returns the value that was added to the "actor_session_id" field in this mutation.
+func (m *AuditEntryMutation) AddedActorSessionID() (r int, exists bool) {
+	v := m.addactor_session_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearActorSessionID clears the value of the "actor_session_id" field.
+func (m *AuditEntryMutation) ClearActorSessionID() {
+	m.actor_session_id = nil
+	m.addactor_session_id = nil
+	m.clearedFields[auditentry.FieldActorSessionID] = struct{}{}
+}
+
+// ActorSessionIDCleared returns if the "actor_session_id" field was cleared in this mutation.
+func (m *AuditEntryMutation) ActorSessionIDCleared() bool {
+	_, ok := m.clearedFields[auditentry.FieldActorSessionID]
+	return ok
+}
+
+// ResetActorSessionID resets all changes to the "actor_session_id" field.
+func (m *AuditEntryMutation) ResetActorSessionID() {
+	m.actor_session_id = nil
+	m.addactor_session_id = nil
+	delete(m.clearedFields, auditentry.FieldActorSessionID)
+}
+
+// SetActorTokenID sets the "actor_token_id" field.
+func (m *AuditEntryMutation) SetActorTokenID(i int) {
+	m.actor_token_id = &i
+	m.addactor_token_id = nil
+}
+
+// ActorTokenID returns the value of the "actor_token_id" field in the mutation.
+func (m *AuditEntryMutation) ActorTokenID() (r int, exists bool) {
+	v := m.actor_token_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorTokenID returns the old "actor_token_id" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActorTokenID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorTokenID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorTokenID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorTokenID: %w", err)
+	}
+	return oldValue.ActorTokenID, nil
+}
+
+// AddActorTokenID adds i to the "actor_token_id" field.
+func (m *AuditEntryMutation) AddActorTokenID(i int) {
+	if m.addactor_token_id != nil {
+		*m.addactor_token_id += i
+	} else {
+		m.addactor_token_id = &i
+	}
+}
+
+// AddedActorTokenID returns the value that was added to the "actor_token_id" field in this mutation.
+func (m *AuditEntryMutation) AddedActorTokenID() (r int, exists bool) {
+	v := m.addactor_token_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearActorTokenID clears the value of the "actor_token_id" field.
+func (m *AuditEntryMutation) ClearActorTokenID() {
+	m.actor_token_id = nil
+	m.addactor_token_id = nil
+	m.clearedFields[auditentry.FieldActorTokenID] = struct{}{}
+}
+
+// ActorTokenIDCleared returns if the "actor_token_id" field was cleared in this mutation.
+func (m *AuditEntryMutation) ActorTokenIDCleared() bool {
+	_, ok := m.clearedFields[auditentry.FieldActorTokenID]
+	return ok
+}
+
+// ResetActorTokenID resets all changes to the "actor_token_id" field.
+func (m *AuditEntryMutation) ResetActorTokenID() {
+	m.actor_token_id = nil
+	m.addactor_token_id = nil
+	delete(m.clearedFields, auditentry.FieldActorTokenID)
+}
+
+// SetAction sets the "action" field.
+func (m *AuditEntryMutation) SetAction(s string) {
+	m.action = &s
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *AuditEntryMutation) Action() (r string, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldAction(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *AuditEntryMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetTargetType sets the "target_type" field.
+func (m *AuditEntryMutation) SetTargetType(s string) {
+	m.target_type = &s
+}
+
+// TargetType returns the value of the "target_type" field in the mutation.
+func (m *AuditEntryMutation) TargetType() (r string, exists bool) {
+	v := m.target_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetType returns the old "target_type" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldTargetType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetType: %w", err)
+	}
+	return oldValue.TargetType, nil
+}
+
+// ResetTargetType resets all changes to the "target_type" field.
+func (m *AuditEntryMutation) ResetTargetType() {
+	m.target_type = nil
+}
+
+// SetTargetID sets the "target_id" field.
+func (m *AuditEntryMutation) SetTargetID(s string) {
+	m.target_id = &s
+}
+
+// TargetID returns the value of the "target_id" field in the mutation.
+func (m *AuditEntryMutation) TargetID() (r string, exists bool) {
+	v := m.target_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetID returns the old "target_id" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldTargetID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetID: %w", err)
+	}
+	return oldValue.TargetID, nil
+}
+
+// ResetTargetID resets all changes to the "target_id" field.
+func (m *AuditEntryMutation) ResetTargetID() {
+	m.target_id = nil
+}
+
+// SetTargetLabel sets the "target_label" field.
+func (m *AuditEntryMutation) SetTargetLabel(s string) {
+	m.target_label = &s
+}
+
+// TargetLabel returns the value of the "target_label" field in the mutation.
+func (m *AuditEntryMutation) TargetLabel() (r string, exists bool) {
+	v := m.target_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetLabel returns the old "target_label" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldTargetLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetLabel: %w", err)
+	}
+	return oldValue.TargetLabel, nil
+}
+
+// ResetTargetLabel resets all changes to the "target_label" field.
+func (m *AuditEntryMutation) ResetTargetLabel() {
+	m.target_label = nil
+}
+
+// SetBefore sets the "before" field.
+func (m *AuditEntryMutation) SetBefore(value map[string]interface{}) {
+	m.before = &value
+}
+
+// Before returns the value of the "before" field in the mutation.
+func (m *AuditEntryMutation) Before() (r map[string]interface{}, exists bool) {
+	v := m.before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBefore returns the old "before" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldBefore(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBefore: %w", err)
+	}
+	return oldValue.Before, nil
+}
+
+// ClearBefore clears the value of the "before" field.
+func (m *AuditEntryMutation) ClearBefore() {
+	m.before = nil
+	m.clearedFields[auditentry.FieldBefore] = struct{}{}
+}
+
+// BeforeCleared returns if the "before" field was cleared in this mutation.
+func (m *AuditEntryMutation) BeforeCleared() bool {
+	_, ok := m.clearedFields[auditentry.FieldBefore]
+	return ok
+}
+
+// ResetBefore resets all changes to the "before" field.
+func (m *AuditEntryMutation) ResetBefore() {
+	m.before = nil
+	delete(m.clearedFields, auditentry.FieldBefore)
+}
+
+// SetAfter sets the "after" field.
+func (m *AuditEntryMutation) SetAfter(value map[string]interface{}) {
+	m.after = &value
+}
+
+// After returns the value of the "after" field in the mutation.
+func (m *AuditEntryMutation) After() (r map[string]interface{}, exists bool) {
+	v := m.after
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAfter returns the old "after" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldAfter(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAfter is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAfter requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAfter: %w", err)
+	}
+	return oldValue.After, nil
+}
+
+// ClearAfter clears the value of the "after" field.
+func (m *AuditEntryMutation) ClearAfter() {
+	m.after = nil
+	m.clearedFields[auditentry.FieldAfter] = struct{}{}
+}
+
+// AfterCleared returns if the "after" field was cleared in this mutation.
+func (m *AuditEntryMutation) AfterCleared() bool {
+	_, ok := m.clearedFields[auditentry.FieldAfter]
+	return ok
+}
+
+// ResetAfter resets all changes to the "after" field.
+func (m *AuditEntryMutation) ResetAfter() {
+	m.after = nil
+	delete(m.clearedFields, auditentry.FieldAfter)
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (m *AuditEntryMutation) SetClientAddr(s string) {
+	m.client_addr = &s
+}
+
+// ClientAddr returns the value of the "client_addr" field in the mutation.
+func (m *AuditEntryMutation) ClientAddr() (r string, exists bool) {
+	v := m.client_addr
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientAddr returns the old "client_addr" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldClientAddr(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientAddr is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientAddr requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientAddr: %w", err)
+	}
+	return oldValue.ClientAddr, nil
+}
+
+// ResetClientAddr resets all changes to the "client_addr" field.
+func (m *AuditEntryMutation) ResetClientAddr() {
+	m.client_addr = nil
+}
+
+// SetGroupIds sets the "group_ids" field.
+func (m *AuditEntryMutation) SetGroupIds(s string) {
+	m.group_ids = &s
+}
+
+// GroupIds returns the value of the "group_ids" field in the mutation.
+func (m *AuditEntryMutation) GroupIds() (r string, exists bool) {
+	v := m.group_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupIds returns the old "group_ids" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldGroupIds(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupIds: %w", err)
+	}
+	return oldValue.GroupIds, nil
+}
+
+// ResetGroupIds resets all changes to the "group_ids" field.
+func (m *AuditEntryMutation) ResetGroupIds() {
+	m.group_ids = nil
+}
+
+// Where appends a list predicates to the AuditEntryMutation builder.
+func (m *AuditEntryMutation) Where(ps ...predicate.AuditEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AuditEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AuditEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AuditEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AuditEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AuditEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AuditEntry).
+func (m *AuditEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AuditEntryMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, auditentry.FieldCreatedAt)
+	}
+	if m.actor_kind != nil {
+		fields = append(fields, auditentry.FieldActorKind)
+	}
+	if m.actor_user_id != nil {
+		fields = append(fields, auditentry.FieldActorUserID)
+	}
+	if m.actor_label != nil {
+		fields = append(fields, auditentry.FieldActorLabel)
+	}
+	if m.actor_session_id != nil {
+		fields = append(fields, auditentry.FieldActorSessionID)
+	}
+	if m.actor_token_id != nil {
+		fields = append(fields, auditentry.FieldActorTokenID)
+	}
+	if m.action != nil {
+		fields = append(fields, auditentry.FieldAction)
+	}
+	if m.target_type != nil {
+		fields = append(fields, auditentry.FieldTargetType)
+	}
+	if m.target_id != nil {
+		fields = append(fields, auditentry.FieldTargetID)
+	}
+	if m.target_label != nil {
+		fields = append(fields, auditentry.FieldTargetLabel)
+	}
+	if m.before != nil {
+		fields = append(fields, auditentry.FieldBefore)
+	}
+	if m.after != nil {
+		fields = append(fields, auditentry.FieldAfter)
+	}
+	if m.client_addr != nil {
+		fields = append(fields, auditentry.FieldClientAddr)
+	}
+	if m.group_ids != nil {
+		fields = append(fields, auditentry.FieldGroupIds)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AuditEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case auditentry.FieldCreatedAt:
+		return m.CreatedAt()
+	case auditentry.FieldActorKind:
+		return m.ActorKind()
+	case auditentry.FieldActorUserID:
+		return m.ActorUserID()
+	case auditentry.FieldActorLabel:
+		return m.ActorLabel()
+	case auditentry.FieldActorSessionID:
+		return m.ActorSessionID()
+	case auditentry.FieldActorTokenID:
+		return m.ActorTokenID()
+	case auditentry.FieldAction:
+		return m.Action()
+	case auditentry.FieldTargetType:
+		return m.TargetType()
+	case auditentry.FieldTargetID:
+		return m.TargetID()
+	case auditentry.FieldTargetLabel:
+		return m.TargetLabel()
+	case auditentry.FieldBefore:
+		return m.Before()
+	case auditentry.FieldAfter:
+		return m.After()
+	case auditentry.FieldClientAddr:
+		return m.ClientAddr()
+	case auditentry.FieldGroupIds:
+		return m.GroupIds()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AuditEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case auditentry.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case auditentry.FieldActorKind:
+		return m.OldActorKind(ctx)
+	case auditentry.FieldActorUserID:
+		return m.OldActorUserID(ctx)
+	case auditentry.FieldActorLabel:
+		return m.OldActorLabel(ctx)
+	case auditentry.FieldActorSessionID:
+		return m.OldActorSessionID(ctx)
+	case auditentry.FieldActorTokenID:
+		return m.OldActorTokenID(ctx)
+	case auditentry.FieldAction:
+		return m.OldAction(ctx)
+	case auditentry.FieldTargetType:
+		return m.OldTargetType(ctx)
+	case auditentry.FieldTargetID:
+		return m.OldTargetID(ctx)
+	case auditentry.FieldTargetLabel:
+		return m.OldTargetLabel(ctx)
+	case auditentry.FieldBefore:
+		return m.OldBefore(ctx)
+	case auditentry.FieldAfter:
+		return m.OldAfter(ctx)
+	case auditentry.FieldClientAddr:
+		return m.OldClientAddr(ctx)
+	case auditentry.FieldGroupIds:
+		return m.OldGroupIds(ctx)
+	}
+	return nil, fmt.Errorf("unknown AuditEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuditEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case auditentry.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case auditentry.FieldActorKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorKind(v)
+		return nil
+	case auditentry.FieldActorUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorUserID(v)
+		return nil
+	case auditentry.FieldActorLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorLabel(v)
+		return nil
+	case auditentry.FieldActorSessionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorSessionID(v)
+		return nil
+	case auditentry.FieldActorTokenID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorTokenID(v)
+		return nil
+	case auditentry.FieldAction:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case auditentry.FieldTargetType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetType(v)
+		return nil
+	case auditentry.FieldTargetID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetID(v)
+		return nil
+	case auditentry.FieldTargetLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetLabel(v)
+		return nil
+	case auditentry.FieldBefore:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBefore(v)
+		return nil
+	case auditentry.FieldAfter:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAfter(v)
+		return nil
+	case auditentry.FieldClientAddr:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientAddr(v)
+		return nil
+	case auditentry.FieldGroupIds:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AuditEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AuditEntryMutation) AddedFields() []string {
+	var fields []string
+	if m.addactor_user_id != nil {
+		fields = append(fields, auditentry.FieldActorUserID)
+	}
+	if m.addactor_session_id != nil {
+		fields = append(fields, auditentry.FieldActorSessionID)
+	}
+	if m.addactor_token_id != nil {
+		fields = append(fields, auditentry.FieldActorTokenID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AuditEntryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case auditentry.FieldActorUserID:
+		return m.AddedActorUserID()
+	case auditentry.FieldActorSessionID:
+		return m.AddedActorSessionID()
+	case auditentry.FieldActorTokenID:
+		return m.AddedActorTokenID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuditEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case auditentry.FieldActorUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddActorUserID(v)
+		return nil
+	case auditentry.FieldActorSessionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddActorSessionID(v)
+		return nil
+	case auditentry.FieldActorTokenID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddActorTokenID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AuditEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AuditEntryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(auditentry.FieldActorUserID) {
+		fields = append(fields, auditentry.FieldActorUserID)
+	}
+	if m.FieldCleared(auditentry.FieldActorSessionID) {
+		fields = append(fields, auditentry.FieldActorSessionID)
+	}
+	if m.FieldCleared(auditentry.FieldActorTokenID) {
+		fields = append(fields, auditentry.FieldActorTokenID)
+	}
+	if m.FieldCleared(auditentry.FieldBefore) {
+		fields = append(fields, auditentry.FieldBefore)
+	}
+	if m.FieldCleared(auditentry.FieldAfter) {
+		fields = append(fields, auditentry.FieldAfter)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AuditEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AuditEntryMutation) ClearField(name string) error {
+	switch name {
+	case auditentry.FieldActorUserID:
+		m.ClearActorUserID()
+		return nil
+	case auditentry.FieldActorSessionID:
+		m.ClearActorSessionID()
+		return nil
+	case auditentry.FieldActorTokenID:
+		m.ClearActorTokenID()
+		return nil
+	case auditentry.FieldBefore:
+		m.ClearBefore()
+		return nil
+	case auditentry.FieldAfter:
+		m.ClearAfter()
+		return nil
+	}
+	return fmt.Errorf("unknown AuditEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AuditEntryMutation) ResetField(name string) error {
+	switch name {
+	case auditentry.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case auditentry.FieldActorKind:
+		m.ResetActorKind()
+		return nil
+	case auditentry.FieldActorUserID:
+		m.ResetActorUserID()
+		return nil
+	case auditentry.FieldActorLabel:
+		m.ResetActorLabel()
+		return nil
+	case auditentry.FieldActorSessionID:
+		m.ResetActorSessionID()
+		return nil
+	case auditentry.FieldActorTokenID:
+		m.ResetActorTokenID()
+		return nil
+	case auditentry.FieldAction:
+		m.ResetAction()
+		return nil
+	case auditentry.FieldTargetType:
+		m.ResetTargetType()
+		return nil
+	case auditentry.FieldTargetID:
+		m.ResetTargetID()
+		return nil
+	case auditentry.FieldTargetLabel:
+		m.ResetTargetLabel()
+		return nil
+	case auditentry.FieldBefore:
+		m.ResetBefore()
+		return nil
+	case auditentry.FieldAfter:
+		m.ResetAfter()
+		return nil
+	case auditentry.FieldClientAddr:
+		m.ResetClientAddr()
+		return nil
+	case auditentry.FieldGroupIds:
+		m.ResetGroupIds()
+		return nil
+	}
+	return fmt.Errorf("unknown AuditEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AuditEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AuditEntryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AuditEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AuditEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AuditEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AuditEntryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AuditEntryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown AuditEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AuditEntryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown AuditEntry edge %s", name)
 }
 
 // CatalogItemMutation represents an operation that mutates the CatalogItem nodes in the graph.

@@ -14,6 +14,8 @@ type Tx struct {
 	config
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// AuditEntry is the client for interacting with the AuditEntry builders.
+	AuditEntry *AuditEntryClient
 	// CatalogItem is the client for interacting with the CatalogItem builders.
 	CatalogItem *CatalogItemClient
 	// CatalogItemAttachment is the client for interacting with the CatalogItemAttachment builders.
@@ -230,6 +232,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
+	tx.AuditEntry = NewAuditEntryClient(tx.config)
 	tx.CatalogItem = NewCatalogItemClient(tx.config)
 	tx.CatalogItemAttachment = NewCatalogItemAttachmentClient(tx.config)
 	tx.CatalogItemGeotag = NewCatalogItemGeotagClient(tx.config)

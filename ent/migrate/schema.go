@@ -45,6 +45,52 @@ var (
 			},
 		},
 	}
+	// AuditEntriesColumns holds the columns for the "audit_entries" table.
+	AuditEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "actor_kind", Type: field.TypeString},
+		{Name: "actor_user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "actor_label", Type: field.TypeString, Default: ""},
+		{Name: "actor_session_id", Type: field.TypeInt, Nullable: true},
+		{Name: "actor_token_id", Type: field.TypeInt, Nullable: true},
+		{Name: "action", Type: field.TypeString, Size: 100},
+		{Name: "target_type", Type: field.TypeString, Size: 50},
+		{Name: "target_id", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "target_label", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "before", Type: field.TypeJSON, Nullable: true},
+		{Name: "after", Type: field.TypeJSON, Nullable: true},
+		{Name: "client_addr", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "group_ids", Type: field.TypeString, Default: ""},
+	}
+	// AuditEntriesTable holds the schema information for the "audit_entries" table.
+	AuditEntriesTable = &schema.Table{
+		Name:       "audit_entries",
+		Columns:    AuditEntriesColumns,
+		PrimaryKey: []*schema.Column{AuditEntriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "auditentry_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[1]},
+			},
+			{
+				Name:    "auditentry_actor_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[3], AuditEntriesColumns[0]},
+			},
+			{
+				Name:    "auditentry_target_type_target_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[8], AuditEntriesColumns[9], AuditEntriesColumns[0]},
+			},
+			{
+				Name:    "auditentry_action_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[7], AuditEntriesColumns[0]},
+			},
+		},
+	}
 	// CatalogItemsColumns holds the columns for the "catalog_items" table.
 	CatalogItemsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1246,6 +1292,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessRequestsTable,
+		AuditEntriesTable,
 		CatalogItemsTable,
 		CatalogItemAttachmentsTable,
 		CatalogItemGeotagsTable,

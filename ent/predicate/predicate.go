@@ -9,6 +9,9 @@ import (
 // AccessRequest is the predicate function for accessrequest builders.
 type AccessRequest func(*sql.Selector)
 
+// AuditEntry is the predicate function for auditentry builders.
+type AuditEntry func(*sql.Selector)
+
 // CatalogItem is the predicate function for catalogitem builders.
 type CatalogItem func(*sql.Selector)
 

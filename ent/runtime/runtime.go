@@ -2,7 +2,1628 @@
 
 package runtime
 
-// The schema-stitching logic is generated in github.com/geopub/geopub/ent/runtime.go
+import (
+	"time"
+
+	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/auditentry"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemattachment"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/changeevent"
+	"github.com/geopub/geopub/ent/croplayer"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetfollow"
+	"github.com/geopub/geopub/ent/datasetmark"
+	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasetservice"
+	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
+	"github.com/geopub/geopub/ent/externalservicetemplate"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
+	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
+	"github.com/geopub/geopub/ent/loginthrottle"
+	"github.com/geopub/geopub/ent/metadatadocument"
+	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema"
+	"github.com/geopub/geopub/ent/servicepermission"
+	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/ent/sitesetting"
+	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/ent/tilearchive"
+	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/webhookdelivery"
+	"github.com/geopub/geopub/ent/webhookendpoint"
+)
+
+// The init function reads all schema descriptors with runtime code
+// (default values, validators, hooks and policies) and stitches it
+// to their package variables.
+func init() {
+	accessrequestMixin := schema.AccessRequest{}.Mixin()
+	accessrequestMixinFields0 := accessrequestMixin[0].Fields()
+	_ = accessrequestMixinFields0
+	accessrequestFields := schema.AccessRequest{}.Fields()
+	_ = accessrequestFields
+	// accessrequestDescCreatedAt is the schema descriptor for created_at field.
+	accessrequestDescCreatedAt := accessrequestMixinFields0[0].Descriptor()
+	// accessrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	accessrequest.DefaultCreatedAt = accessrequestDescCreatedAt.Default.(func() time.Time)
+	// accessrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	accessrequestDescUpdatedAt := accessrequestMixinFields0[1].Descriptor()
+	// accessrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	accessrequest.DefaultUpdatedAt = accessrequestDescUpdatedAt.Default.(func() time.Time)
+	// accessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	accessrequest.UpdateDefaultUpdatedAt = accessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	auditentryHooks := schema.AuditEntry{}.Hooks()
+	auditentry.Hooks[0] = auditentryHooks[0]
+	auditentryFields := schema.AuditEntry{}.Fields()
+	_ = auditentryFields
+	// auditentryDescCreatedAt is the schema descriptor for created_at field.
+	auditentryDescCreatedAt := auditentryFields[0].Descriptor()
+	// auditentry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	auditentry.DefaultCreatedAt = auditentryDescCreatedAt.Default.(func() time.Time)
+	// auditentryDescActorKind is the schema descriptor for actor_kind field.
+	auditentryDescActorKind := auditentryFields[1].Descriptor()
+	// auditentry.ActorKindValidator is a validator for the "actor_kind" field. It is called by the builders before save.
+	auditentry.ActorKindValidator = auditentryDescActorKind.Validators[0].(func(string) error)
+	// auditentryDescActorLabel is the schema descriptor for actor_label field.
+	auditentryDescActorLabel := auditentryFields[3].Descriptor()
+	// auditentry.DefaultActorLabel holds the default value on creation for the actor_label field.
+	auditentry.DefaultActorLabel = auditentryDescActorLabel.Default.(string)
+	// auditentryDescAction is the schema descriptor for action field.
+	auditentryDescAction := auditentryFields[6].Descriptor()
+	// auditentry.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	auditentry.ActionValidator = func() func(string) error {
+		validators := auditentryDescAction.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(action string) error {
+			for _, fn := range fns {
+				if err := fn(action); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditentryDescTargetType is the schema descriptor for target_type field.
+	auditentryDescTargetType := auditentryFields[7].Descriptor()
+	// auditentry.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
+	auditentry.TargetTypeValidator = func() func(string) error {
+		validators := auditentryDescTargetType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(target_type string) error {
+			for _, fn := range fns {
+				if err := fn(target_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditentryDescTargetID is the schema descriptor for target_id field.
+	auditentryDescTargetID := auditentryFields[8].Descriptor()
+	// auditentry.DefaultTargetID holds the default value on creation for the target_id field.
+	auditentry.DefaultTargetID = auditentryDescTargetID.Default.(string)
+	// auditentry.TargetIDValidator is a validator for the "target_id" field. It is called by the builders before save.
+	auditentry.TargetIDValidator = auditentryDescTargetID.Validators[0].(func(string) error)
+	// auditentryDescTargetLabel is the schema descriptor for target_label field.
+	auditentryDescTargetLabel := auditentryFields[9].Descriptor()
+	// auditentry.DefaultTargetLabel holds the default value on creation for the target_label field.
+	auditentry.DefaultTargetLabel = auditentryDescTargetLabel.Default.(string)
+	// auditentry.TargetLabelValidator is a validator for the "target_label" field. It is called by the builders before save.
+	auditentry.TargetLabelValidator = auditentryDescTargetLabel.Validators[0].(func(string) error)
+	// auditentryDescClientAddr is the schema descriptor for client_addr field.
+	auditentryDescClientAddr := auditentryFields[12].Descriptor()
+	// auditentry.DefaultClientAddr holds the default value on creation for the client_addr field.
+	auditentry.DefaultClientAddr = auditentryDescClientAddr.Default.(string)
+	// auditentry.ClientAddrValidator is a validator for the "client_addr" field. It is called by the builders before save.
+	auditentry.ClientAddrValidator = auditentryDescClientAddr.Validators[0].(func(string) error)
+	// auditentryDescGroupIds is the schema descriptor for group_ids field.
+	auditentryDescGroupIds := auditentryFields[13].Descriptor()
+	// auditentry.DefaultGroupIds holds the default value on creation for the group_ids field.
+	auditentry.DefaultGroupIds = auditentryDescGroupIds.Default.(string)
+	catalogitemMixin := schema.CatalogItem{}.Mixin()
+	catalogitemMixinFields0 := catalogitemMixin[0].Fields()
+	_ = catalogitemMixinFields0
+	catalogitemMixinFields2 := catalogitemMixin[2].Fields()
+	_ = catalogitemMixinFields2
+	catalogitemFields := schema.CatalogItem{}.Fields()
+	_ = catalogitemFields
+	// catalogitemDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemDescCreatedAt := catalogitemMixinFields0[0].Descriptor()
+	// catalogitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitem.DefaultCreatedAt = catalogitemDescCreatedAt.Default.(func() time.Time)
+	// catalogitemDescUpdatedAt is the schema descriptor for updated_at field.
+	catalogitemDescUpdatedAt := catalogitemMixinFields0[1].Descriptor()
+	// catalogitem.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	catalogitem.DefaultUpdatedAt = catalogitemDescUpdatedAt.Default.(func() time.Time)
+	// catalogitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	catalogitem.UpdateDefaultUpdatedAt = catalogitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// catalogitemDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	catalogitemDescDeprecationReason := catalogitemMixinFields2[1].Descriptor()
+	// catalogitem.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	catalogitem.DeprecationReasonValidator = catalogitemDescDeprecationReason.Validators[0].(func(string) error)
+	// catalogitemDescReplacementType is the schema descriptor for replacement_type field.
+	catalogitemDescReplacementType := catalogitemMixinFields2[2].Descriptor()
+	// catalogitem.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	catalogitem.ReplacementTypeValidator = catalogitemDescReplacementType.Validators[0].(func(string) error)
+	// catalogitemDescTitle is the schema descriptor for title field.
+	catalogitemDescTitle := catalogitemFields[0].Descriptor()
+	// catalogitem.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	catalogitem.TitleValidator = func() func(string) error {
+		validators := catalogitemDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	catalogitemattachmentFields := schema.CatalogItemAttachment{}.Fields()
+	_ = catalogitemattachmentFields
+	// catalogitemattachmentDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemattachmentDescCreatedAt := catalogitemattachmentFields[2].Descriptor()
+	// catalogitemattachment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemattachment.DefaultCreatedAt = catalogitemattachmentDescCreatedAt.Default.(func() time.Time)
+	catalogitemgeotagFields := schema.CatalogItemGeotag{}.Fields()
+	_ = catalogitemgeotagFields
+	// catalogitemgeotagDescName is the schema descriptor for name field.
+	catalogitemgeotagDescName := catalogitemgeotagFields[1].Descriptor()
+	// catalogitemgeotag.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	catalogitemgeotag.NameValidator = func() func(string) error {
+		validators := catalogitemgeotagDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// catalogitemgeotagDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemgeotagDescCreatedAt := catalogitemgeotagFields[3].Descriptor()
+	// catalogitemgeotag.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemgeotag.DefaultCreatedAt = catalogitemgeotagDescCreatedAt.Default.(func() time.Time)
+	catalogitemversionMixin := schema.CatalogItemVersion{}.Mixin()
+	catalogitemversionMixinFields0 := catalogitemversionMixin[0].Fields()
+	_ = catalogitemversionMixinFields0
+	catalogitemversionFields := schema.CatalogItemVersion{}.Fields()
+	_ = catalogitemversionFields
+	// catalogitemversionDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemversionDescCreatedAt := catalogitemversionMixinFields0[0].Descriptor()
+	// catalogitemversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemversion.DefaultCreatedAt = catalogitemversionDescCreatedAt.Default.(func() time.Time)
+	// catalogitemversionDescUpdatedAt is the schema descriptor for updated_at field.
+	catalogitemversionDescUpdatedAt := catalogitemversionMixinFields0[1].Descriptor()
+	// catalogitemversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	catalogitemversion.DefaultUpdatedAt = catalogitemversionDescUpdatedAt.Default.(func() time.Time)
+	// catalogitemversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	catalogitemversion.UpdateDefaultUpdatedAt = catalogitemversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// catalogitemversionDescTitle is the schema descriptor for title field.
+	catalogitemversionDescTitle := catalogitemversionFields[2].Descriptor()
+	// catalogitemversion.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	catalogitemversion.TitleValidator = func() func(string) error {
+		validators := catalogitemversionDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// catalogitemversionDescDescription is the schema descriptor for description field.
+	catalogitemversionDescDescription := catalogitemversionFields[3].Descriptor()
+	// catalogitemversion.DefaultDescription holds the default value on creation for the description field.
+	catalogitemversion.DefaultDescription = catalogitemversionDescDescription.Default.(string)
+	// catalogitemversionDescLinkURL is the schema descriptor for link_url field.
+	catalogitemversionDescLinkURL := catalogitemversionFields[4].Descriptor()
+	// catalogitemversion.DefaultLinkURL holds the default value on creation for the link_url field.
+	catalogitemversion.DefaultLinkURL = catalogitemversionDescLinkURL.Default.(string)
+	// catalogitemversion.LinkURLValidator is a validator for the "link_url" field. It is called by the builders before save.
+	catalogitemversion.LinkURLValidator = catalogitemversionDescLinkURL.Validators[0].(func(string) error)
+	categoryFields := schema.Category{}.Fields()
+	_ = categoryFields
+	// categoryDescKey is the schema descriptor for key field.
+	categoryDescKey := categoryFields[0].Descriptor()
+	// category.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	category.KeyValidator = func() func(string) error {
+		validators := categoryDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// categoryDescName is the schema descriptor for name field.
+	categoryDescName := categoryFields[1].Descriptor()
+	// category.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	category.NameValidator = func() func(string) error {
+		validators := categoryDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	changeeventFields := schema.ChangeEvent{}.Fields()
+	_ = changeeventFields
+	// changeeventDescType is the schema descriptor for type field.
+	changeeventDescType := changeeventFields[0].Descriptor()
+	// changeevent.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	changeevent.TypeValidator = changeeventDescType.Validators[0].(func(string) error)
+	// changeeventDescDatasetKind is the schema descriptor for dataset_kind field.
+	changeeventDescDatasetKind := changeeventFields[1].Descriptor()
+	// changeevent.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	changeevent.DatasetKindValidator = changeeventDescDatasetKind.Validators[0].(func(string) error)
+	// changeeventDescDatasetType is the schema descriptor for dataset_type field.
+	changeeventDescDatasetType := changeeventFields[2].Descriptor()
+	// changeevent.DatasetTypeValidator is a validator for the "dataset_type" field. It is called by the builders before save.
+	changeevent.DatasetTypeValidator = changeeventDescDatasetType.Validators[0].(func(string) error)
+	// changeeventDescTitle is the schema descriptor for title field.
+	changeeventDescTitle := changeeventFields[4].Descriptor()
+	// changeevent.DefaultTitle holds the default value on creation for the title field.
+	changeevent.DefaultTitle = changeeventDescTitle.Default.(string)
+	// changeeventDescPublic is the schema descriptor for public field.
+	changeeventDescPublic := changeeventFields[7].Descriptor()
+	// changeevent.DefaultPublic holds the default value on creation for the public field.
+	changeevent.DefaultPublic = changeeventDescPublic.Default.(bool)
+	// changeeventDescCreatedAt is the schema descriptor for created_at field.
+	changeeventDescCreatedAt := changeeventFields[9].Descriptor()
+	// changeevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changeevent.DefaultCreatedAt = changeeventDescCreatedAt.Default.(func() time.Time)
+	croplayerFields := schema.CropLayer{}.Fields()
+	_ = croplayerFields
+	// croplayerDescName is the schema descriptor for name field.
+	croplayerDescName := croplayerFields[0].Descriptor()
+	// croplayer.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	croplayer.NameValidator = func() func(string) error {
+		validators := croplayerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// croplayerDescNameField is the schema descriptor for name_field field.
+	croplayerDescNameField := croplayerFields[2].Descriptor()
+	// croplayer.NameFieldValidator is a validator for the "name_field" field. It is called by the builders before save.
+	croplayer.NameFieldValidator = func() func(string) error {
+		validators := croplayerDescNameField.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name_field string) error {
+			for _, fn := range fns {
+				if err := fn(name_field); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// croplayerDescCreatedAt is the schema descriptor for created_at field.
+	croplayerDescCreatedAt := croplayerFields[3].Descriptor()
+	// croplayer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	croplayer.DefaultCreatedAt = croplayerDescCreatedAt.Default.(func() time.Time)
+	datasetaccessrequestMixin := schema.DatasetAccessRequest{}.Mixin()
+	datasetaccessrequestMixinFields0 := datasetaccessrequestMixin[0].Fields()
+	_ = datasetaccessrequestMixinFields0
+	datasetaccessrequestFields := schema.DatasetAccessRequest{}.Fields()
+	_ = datasetaccessrequestFields
+	// datasetaccessrequestDescCreatedAt is the schema descriptor for created_at field.
+	datasetaccessrequestDescCreatedAt := datasetaccessrequestMixinFields0[0].Descriptor()
+	// datasetaccessrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetaccessrequest.DefaultCreatedAt = datasetaccessrequestDescCreatedAt.Default.(func() time.Time)
+	// datasetaccessrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetaccessrequestDescUpdatedAt := datasetaccessrequestMixinFields0[1].Descriptor()
+	// datasetaccessrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetaccessrequest.DefaultUpdatedAt = datasetaccessrequestDescUpdatedAt.Default.(func() time.Time)
+	// datasetaccessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetaccessrequest.UpdateDefaultUpdatedAt = datasetaccessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetaccessrequestDescDatasetKind is the schema descriptor for dataset_kind field.
+	datasetaccessrequestDescDatasetKind := datasetaccessrequestFields[0].Descriptor()
+	// datasetaccessrequest.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	datasetaccessrequest.DatasetKindValidator = datasetaccessrequestDescDatasetKind.Validators[0].(func(string) error)
+	datasetfollowFields := schema.DatasetFollow{}.Fields()
+	_ = datasetfollowFields
+	// datasetfollowDescCreatedAt is the schema descriptor for created_at field.
+	datasetfollowDescCreatedAt := datasetfollowFields[4].Descriptor()
+	// datasetfollow.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetfollow.DefaultCreatedAt = datasetfollowDescCreatedAt.Default.(func() time.Time)
+	datasetmarkFields := schema.DatasetMark{}.Fields()
+	_ = datasetmarkFields
+	// datasetmarkDescDatasetKind is the schema descriptor for dataset_kind field.
+	datasetmarkDescDatasetKind := datasetmarkFields[0].Descriptor()
+	// datasetmark.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	datasetmark.DatasetKindValidator = datasetmarkDescDatasetKind.Validators[0].(func(string) error)
+	// datasetmarkDescCreatedAt is the schema descriptor for created_at field.
+	datasetmarkDescCreatedAt := datasetmarkFields[4].Descriptor()
+	// datasetmark.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetmark.DefaultCreatedAt = datasetmarkDescCreatedAt.Default.(func() time.Time)
+	datasetpermissionMixin := schema.DatasetPermission{}.Mixin()
+	datasetpermissionMixinFields0 := datasetpermissionMixin[0].Fields()
+	_ = datasetpermissionMixinFields0
+	datasetpermissionFields := schema.DatasetPermission{}.Fields()
+	_ = datasetpermissionFields
+	// datasetpermissionDescCreatedAt is the schema descriptor for created_at field.
+	datasetpermissionDescCreatedAt := datasetpermissionMixinFields0[0].Descriptor()
+	// datasetpermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetpermission.DefaultCreatedAt = datasetpermissionDescCreatedAt.Default.(func() time.Time)
+	// datasetpermissionDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetpermissionDescUpdatedAt := datasetpermissionMixinFields0[1].Descriptor()
+	// datasetpermission.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetpermission.DefaultUpdatedAt = datasetpermissionDescUpdatedAt.Default.(func() time.Time)
+	// datasetpermission.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetpermission.UpdateDefaultUpdatedAt = datasetpermissionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetpermissionDescSubjectID is the schema descriptor for subject_id field.
+	datasetpermissionDescSubjectID := datasetpermissionFields[3].Descriptor()
+	// datasetpermission.DefaultSubjectID holds the default value on creation for the subject_id field.
+	datasetpermission.DefaultSubjectID = datasetpermissionDescSubjectID.Default.(int)
+	datasetserviceMixin := schema.DatasetService{}.Mixin()
+	datasetserviceMixinFields0 := datasetserviceMixin[0].Fields()
+	_ = datasetserviceMixinFields0
+	datasetserviceFields := schema.DatasetService{}.Fields()
+	_ = datasetserviceFields
+	// datasetserviceDescCreatedAt is the schema descriptor for created_at field.
+	datasetserviceDescCreatedAt := datasetserviceMixinFields0[0].Descriptor()
+	// datasetservice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetservice.DefaultCreatedAt = datasetserviceDescCreatedAt.Default.(func() time.Time)
+	// datasetserviceDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetserviceDescUpdatedAt := datasetserviceMixinFields0[1].Descriptor()
+	// datasetservice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetservice.DefaultUpdatedAt = datasetserviceDescUpdatedAt.Default.(func() time.Time)
+	// datasetservice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetservice.UpdateDefaultUpdatedAt = datasetserviceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetserviceDescKey is the schema descriptor for key field.
+	datasetserviceDescKey := datasetserviceFields[2].Descriptor()
+	// datasetservice.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	datasetservice.KeyValidator = datasetserviceDescKey.Validators[0].(func(string) error)
+	// datasetserviceDescEnabled is the schema descriptor for enabled field.
+	datasetserviceDescEnabled := datasetserviceFields[3].Descriptor()
+	// datasetservice.DefaultEnabled holds the default value on creation for the enabled field.
+	datasetservice.DefaultEnabled = datasetserviceDescEnabled.Default.(bool)
+	// datasetserviceDescTitle is the schema descriptor for title field.
+	datasetserviceDescTitle := datasetserviceFields[5].Descriptor()
+	// datasetservice.DefaultTitle holds the default value on creation for the title field.
+	datasetservice.DefaultTitle = datasetserviceDescTitle.Default.(string)
+	// datasetserviceDescDescription is the schema descriptor for description field.
+	datasetserviceDescDescription := datasetserviceFields[6].Descriptor()
+	// datasetservice.DefaultDescription holds the default value on creation for the description field.
+	datasetservice.DefaultDescription = datasetserviceDescDescription.Default.(string)
+	datasourceMixin := schema.Datasource{}.Mixin()
+	datasourceMixinFields0 := datasourceMixin[0].Fields()
+	_ = datasourceMixinFields0
+	datasourceFields := schema.Datasource{}.Fields()
+	_ = datasourceFields
+	// datasourceDescCreatedAt is the schema descriptor for created_at field.
+	datasourceDescCreatedAt := datasourceMixinFields0[0].Descriptor()
+	// datasource.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasource.DefaultCreatedAt = datasourceDescCreatedAt.Default.(func() time.Time)
+	// datasourceDescUpdatedAt is the schema descriptor for updated_at field.
+	datasourceDescUpdatedAt := datasourceMixinFields0[1].Descriptor()
+	// datasource.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasource.DefaultUpdatedAt = datasourceDescUpdatedAt.Default.(func() time.Time)
+	// datasource.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasource.UpdateDefaultUpdatedAt = datasourceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasourceDescLayerName is the schema descriptor for layer_name field.
+	datasourceDescLayerName := datasourceFields[2].Descriptor()
+	// datasource.DefaultLayerName holds the default value on creation for the layer_name field.
+	datasource.DefaultLayerName = datasourceDescLayerName.Default.(string)
+	// datasourceDescTitle is the schema descriptor for title field.
+	datasourceDescTitle := datasourceFields[3].Descriptor()
+	// datasource.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	datasource.TitleValidator = datasourceDescTitle.Validators[0].(func(string) error)
+	// datasourceDescFormat is the schema descriptor for format field.
+	datasourceDescFormat := datasourceFields[5].Descriptor()
+	// datasource.DefaultFormat holds the default value on creation for the format field.
+	datasource.DefaultFormat = datasourceDescFormat.Default.(string)
+	// datasourceDescGeometryType is the schema descriptor for geometry_type field.
+	datasourceDescGeometryType := datasourceFields[6].Descriptor()
+	// datasource.DefaultGeometryType holds the default value on creation for the geometry_type field.
+	datasource.DefaultGeometryType = datasourceDescGeometryType.Default.(string)
+	// datasourceDescCrs is the schema descriptor for crs field.
+	datasourceDescCrs := datasourceFields[7].Descriptor()
+	// datasource.DefaultCrs holds the default value on creation for the crs field.
+	datasource.DefaultCrs = datasourceDescCrs.Default.(string)
+	// datasourceDescFeatureCount is the schema descriptor for feature_count field.
+	datasourceDescFeatureCount := datasourceFields[9].Descriptor()
+	// datasource.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	datasource.DefaultFeatureCount = datasourceDescFeatureCount.Default.(int64)
+	// datasourceDescNumDims is the schema descriptor for num_dims field.
+	datasourceDescNumDims := datasourceFields[11].Descriptor()
+	// datasource.DefaultNumDims holds the default value on creation for the num_dims field.
+	datasource.DefaultNumDims = datasourceDescNumDims.Default.(int)
+	// datasourceDescNumBands is the schema descriptor for num_bands field.
+	datasourceDescNumBands := datasourceFields[12].Descriptor()
+	// datasource.DefaultNumBands holds the default value on creation for the num_bands field.
+	datasource.DefaultNumBands = datasourceDescNumBands.Default.(int)
+	// datasourceDescFileSize is the schema descriptor for file_size field.
+	datasourceDescFileSize := datasourceFields[13].Descriptor()
+	// datasource.DefaultFileSize holds the default value on creation for the file_size field.
+	datasource.DefaultFileSize = datasourceDescFileSize.Default.(int64)
+	// datasourceDescMetadataPath is the schema descriptor for metadata_path field.
+	datasourceDescMetadataPath := datasourceFields[14].Descriptor()
+	// datasource.DefaultMetadataPath holds the default value on creation for the metadata_path field.
+	datasource.DefaultMetadataPath = datasourceDescMetadataPath.Default.(string)
+	// datasourceDescMissing is the schema descriptor for missing field.
+	datasourceDescMissing := datasourceFields[17].Descriptor()
+	// datasource.DefaultMissing holds the default value on creation for the missing field.
+	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
+	// datasourceDescFingerprint is the schema descriptor for fingerprint field.
+	datasourceDescFingerprint := datasourceFields[18].Descriptor()
+	// datasource.DefaultFingerprint holds the default value on creation for the fingerprint field.
+	datasource.DefaultFingerprint = datasourceDescFingerprint.Default.(string)
+	documentMixin := schema.Document{}.Mixin()
+	documentMixinFields0 := documentMixin[0].Fields()
+	_ = documentMixinFields0
+	documentMixinFields1 := documentMixin[1].Fields()
+	_ = documentMixinFields1
+	documentMixinFields2 := documentMixin[2].Fields()
+	_ = documentMixinFields2
+	documentFields := schema.Document{}.Fields()
+	_ = documentFields
+	// documentDescCreatedAt is the schema descriptor for created_at field.
+	documentDescCreatedAt := documentMixinFields0[0].Descriptor()
+	// document.DefaultCreatedAt holds the default value on creation for the created_at field.
+	document.DefaultCreatedAt = documentDescCreatedAt.Default.(func() time.Time)
+	// documentDescUpdatedAt is the schema descriptor for updated_at field.
+	documentDescUpdatedAt := documentMixinFields0[1].Descriptor()
+	// document.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	document.DefaultUpdatedAt = documentDescUpdatedAt.Default.(func() time.Time)
+	// document.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	document.UpdateDefaultUpdatedAt = documentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// documentDescNumViews is the schema descriptor for num_views field.
+	documentDescNumViews := documentMixinFields1[5].Descriptor()
+	// document.DefaultNumViews holds the default value on creation for the num_views field.
+	document.DefaultNumViews = documentDescNumViews.Default.(int64)
+	// documentDescNumDownloads is the schema descriptor for num_downloads field.
+	documentDescNumDownloads := documentMixinFields1[6].Descriptor()
+	// document.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	document.DefaultNumDownloads = documentDescNumDownloads.Default.(int64)
+	// documentDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	documentDescDeprecationReason := documentMixinFields2[1].Descriptor()
+	// document.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	document.DeprecationReasonValidator = documentDescDeprecationReason.Validators[0].(func(string) error)
+	// documentDescReplacementType is the schema descriptor for replacement_type field.
+	documentDescReplacementType := documentMixinFields2[2].Descriptor()
+	// document.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	document.ReplacementTypeValidator = documentDescReplacementType.Validators[0].(func(string) error)
+	// documentDescName is the schema descriptor for name field.
+	documentDescName := documentFields[0].Descriptor()
+	// document.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	document.NameValidator = func() func(string) error {
+		validators := documentDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	documentversionFields := schema.DocumentVersion{}.Fields()
+	_ = documentversionFields
+	// documentversionDescName is the schema descriptor for name field.
+	documentversionDescName := documentversionFields[2].Descriptor()
+	// documentversion.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	documentversion.NameValidator = func() func(string) error {
+		validators := documentversionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// documentversionDescDescription is the schema descriptor for description field.
+	documentversionDescDescription := documentversionFields[3].Descriptor()
+	// documentversion.DefaultDescription holds the default value on creation for the description field.
+	documentversion.DefaultDescription = documentversionDescDescription.Default.(string)
+	// documentversionDescExtension is the schema descriptor for extension field.
+	documentversionDescExtension := documentversionFields[7].Descriptor()
+	// documentversion.DefaultExtension holds the default value on creation for the extension field.
+	documentversion.DefaultExtension = documentversionDescExtension.Default.(string)
+	// documentversionDescContentType is the schema descriptor for content_type field.
+	documentversionDescContentType := documentversionFields[8].Descriptor()
+	// documentversion.DefaultContentType holds the default value on creation for the content_type field.
+	documentversion.DefaultContentType = documentversionDescContentType.Default.(string)
+	// documentversionDescFileSize is the schema descriptor for file_size field.
+	documentversionDescFileSize := documentversionFields[9].Descriptor()
+	// documentversion.DefaultFileSize holds the default value on creation for the file_size field.
+	documentversion.DefaultFileSize = documentversionDescFileSize.Default.(int64)
+	// documentversionDescCreatedAt is the schema descriptor for created_at field.
+	documentversionDescCreatedAt := documentversionFields[11].Descriptor()
+	// documentversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	documentversion.DefaultCreatedAt = documentversionDescCreatedAt.Default.(func() time.Time)
+	// documentversionDescUpdatedAt is the schema descriptor for updated_at field.
+	documentversionDescUpdatedAt := documentversionFields[12].Descriptor()
+	// documentversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	documentversion.DefaultUpdatedAt = documentversionDescUpdatedAt.Default.(func() time.Time)
+	// documentversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	documentversion.UpdateDefaultUpdatedAt = documentversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	exportFields := schema.Export{}.Fields()
+	_ = exportFields
+	// exportDescName is the schema descriptor for name field.
+	exportDescName := exportFields[1].Descriptor()
+	// export.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	export.NameValidator = func() func(string) error {
+		validators := exportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// exportDescCrs is the schema descriptor for crs field.
+	exportDescCrs := exportFields[5].Descriptor()
+	// export.DefaultCrs holds the default value on creation for the crs field.
+	export.DefaultCrs = exportDescCrs.Default.(string)
+	// exportDescCropFeature is the schema descriptor for crop_feature field.
+	exportDescCropFeature := exportFields[9].Descriptor()
+	// export.DefaultCropFeature holds the default value on creation for the crop_feature field.
+	export.DefaultCropFeature = exportDescCropFeature.Default.(string)
+	// exportDescSizeEstimateZipped is the schema descriptor for size_estimate_zipped field.
+	exportDescSizeEstimateZipped := exportFields[13].Descriptor()
+	// export.DefaultSizeEstimateZipped holds the default value on creation for the size_estimate_zipped field.
+	export.DefaultSizeEstimateZipped = exportDescSizeEstimateZipped.Default.(int64)
+	// exportDescFeatureCount is the schema descriptor for feature_count field.
+	exportDescFeatureCount := exportFields[14].Descriptor()
+	// export.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	export.DefaultFeatureCount = exportDescFeatureCount.Default.(int64)
+	// exportDescBlobKey is the schema descriptor for blob_key field.
+	exportDescBlobKey := exportFields[16].Descriptor()
+	// export.DefaultBlobKey holds the default value on creation for the blob_key field.
+	export.DefaultBlobKey = exportDescBlobKey.Default.(string)
+	// exportDescFileSize is the schema descriptor for file_size field.
+	exportDescFileSize := exportFields[17].Descriptor()
+	// export.DefaultFileSize holds the default value on creation for the file_size field.
+	export.DefaultFileSize = exportDescFileSize.Default.(int64)
+	// exportDescError is the schema descriptor for error field.
+	exportDescError := exportFields[18].Descriptor()
+	// export.DefaultError holds the default value on creation for the error field.
+	export.DefaultError = exportDescError.Default.(string)
+	// exportDescCreatedAt is the schema descriptor for created_at field.
+	exportDescCreatedAt := exportFields[19].Descriptor()
+	// export.DefaultCreatedAt holds the default value on creation for the created_at field.
+	export.DefaultCreatedAt = exportDescCreatedAt.Default.(func() time.Time)
+	externalservicetemplateMixin := schema.ExternalServiceTemplate{}.Mixin()
+	externalservicetemplateMixinFields0 := externalservicetemplateMixin[0].Fields()
+	_ = externalservicetemplateMixinFields0
+	externalservicetemplateFields := schema.ExternalServiceTemplate{}.Fields()
+	_ = externalservicetemplateFields
+	// externalservicetemplateDescCreatedAt is the schema descriptor for created_at field.
+	externalservicetemplateDescCreatedAt := externalservicetemplateMixinFields0[0].Descriptor()
+	// externalservicetemplate.DefaultCreatedAt holds the default value on creation for the created_at field.
+	externalservicetemplate.DefaultCreatedAt = externalservicetemplateDescCreatedAt.Default.(func() time.Time)
+	// externalservicetemplateDescUpdatedAt is the schema descriptor for updated_at field.
+	externalservicetemplateDescUpdatedAt := externalservicetemplateMixinFields0[1].Descriptor()
+	// externalservicetemplate.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	externalservicetemplate.DefaultUpdatedAt = externalservicetemplateDescUpdatedAt.Default.(func() time.Time)
+	// externalservicetemplate.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	externalservicetemplate.UpdateDefaultUpdatedAt = externalservicetemplateDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// externalservicetemplateDescTitle is the schema descriptor for title field.
+	externalservicetemplateDescTitle := externalservicetemplateFields[0].Descriptor()
+	// externalservicetemplate.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	externalservicetemplate.TitleValidator = func() func(string) error {
+		validators := externalservicetemplateDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// externalservicetemplateDescShortName is the schema descriptor for short_name field.
+	externalservicetemplateDescShortName := externalservicetemplateFields[1].Descriptor()
+	// externalservicetemplate.DefaultShortName holds the default value on creation for the short_name field.
+	externalservicetemplate.DefaultShortName = externalservicetemplateDescShortName.Default.(string)
+	// externalservicetemplate.ShortNameValidator is a validator for the "short_name" field. It is called by the builders before save.
+	externalservicetemplate.ShortNameValidator = externalservicetemplateDescShortName.Validators[0].(func(string) error)
+	// externalservicetemplateDescDescription is the schema descriptor for description field.
+	externalservicetemplateDescDescription := externalservicetemplateFields[2].Descriptor()
+	// externalservicetemplate.DefaultDescription holds the default value on creation for the description field.
+	externalservicetemplate.DefaultDescription = externalservicetemplateDescDescription.Default.(string)
+	// externalservicetemplateDescEnabled is the schema descriptor for enabled field.
+	externalservicetemplateDescEnabled := externalservicetemplateFields[5].Descriptor()
+	// externalservicetemplate.DefaultEnabled holds the default value on creation for the enabled field.
+	externalservicetemplate.DefaultEnabled = externalservicetemplateDescEnabled.Default.(bool)
+	// externalservicetemplateDescAccessPolicy is the schema descriptor for access_policy field.
+	externalservicetemplateDescAccessPolicy := externalservicetemplateFields[6].Descriptor()
+	// externalservicetemplate.DefaultAccessPolicy holds the default value on creation for the access_policy field.
+	externalservicetemplate.DefaultAccessPolicy = externalservicetemplateDescAccessPolicy.Default.(string)
+	feedbackMixin := schema.Feedback{}.Mixin()
+	feedbackMixinFields0 := feedbackMixin[0].Fields()
+	_ = feedbackMixinFields0
+	feedbackFields := schema.Feedback{}.Fields()
+	_ = feedbackFields
+	// feedbackDescCreatedAt is the schema descriptor for created_at field.
+	feedbackDescCreatedAt := feedbackMixinFields0[0].Descriptor()
+	// feedback.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedback.DefaultCreatedAt = feedbackDescCreatedAt.Default.(func() time.Time)
+	// feedbackDescUpdatedAt is the schema descriptor for updated_at field.
+	feedbackDescUpdatedAt := feedbackMixinFields0[1].Descriptor()
+	// feedback.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	feedback.DefaultUpdatedAt = feedbackDescUpdatedAt.Default.(func() time.Time)
+	// feedback.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	feedback.UpdateDefaultUpdatedAt = feedbackDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// feedbackDescTitle is the schema descriptor for title field.
+	feedbackDescTitle := feedbackFields[0].Descriptor()
+	// feedback.DefaultTitle holds the default value on creation for the title field.
+	feedback.DefaultTitle = feedbackDescTitle.Default.(string)
+	// feedback.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	feedback.TitleValidator = feedbackDescTitle.Validators[0].(func(string) error)
+	// feedbackDescDescription is the schema descriptor for description field.
+	feedbackDescDescription := feedbackFields[1].Descriptor()
+	// feedback.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	feedback.DescriptionValidator = feedbackDescDescription.Validators[0].(func(string) error)
+	// feedbackDescStatus is the schema descriptor for status field.
+	feedbackDescStatus := feedbackFields[2].Descriptor()
+	// feedback.DefaultStatus holds the default value on creation for the status field.
+	feedback.DefaultStatus = feedbackDescStatus.Default.(string)
+	// feedbackDescSubStatus is the schema descriptor for sub_status field.
+	feedbackDescSubStatus := feedbackFields[3].Descriptor()
+	// feedback.DefaultSubStatus holds the default value on creation for the sub_status field.
+	feedback.DefaultSubStatus = feedbackDescSubStatus.Default.(string)
+	// feedback.SubStatusValidator is a validator for the "sub_status" field. It is called by the builders before save.
+	feedback.SubStatusValidator = feedbackDescSubStatus.Validators[0].(func(string) error)
+	// feedbackDescTags is the schema descriptor for tags field.
+	feedbackDescTags := feedbackFields[4].Descriptor()
+	// feedback.DefaultTags holds the default value on creation for the tags field.
+	feedback.DefaultTags = feedbackDescTags.Default.(string)
+	// feedback.TagsValidator is a validator for the "tags" field. It is called by the builders before save.
+	feedback.TagsValidator = feedbackDescTags.Validators[0].(func(string) error)
+	// feedbackDescTargetType is the schema descriptor for target_type field.
+	feedbackDescTargetType := feedbackFields[6].Descriptor()
+	// feedback.DefaultTargetType holds the default value on creation for the target_type field.
+	feedback.DefaultTargetType = feedbackDescTargetType.Default.(string)
+	// feedbackDescPermalinkURL is the schema descriptor for permalink_url field.
+	feedbackDescPermalinkURL := feedbackFields[8].Descriptor()
+	// feedback.DefaultPermalinkURL holds the default value on creation for the permalink_url field.
+	feedback.DefaultPermalinkURL = feedbackDescPermalinkURL.Default.(string)
+	// feedback.PermalinkURLValidator is a validator for the "permalink_url" field. It is called by the builders before save.
+	feedback.PermalinkURLValidator = feedbackDescPermalinkURL.Validators[0].(func(string) error)
+	feedbackrecordFields := schema.FeedbackRecord{}.Fields()
+	_ = feedbackrecordFields
+	// feedbackrecordDescDescription is the schema descriptor for description field.
+	feedbackrecordDescDescription := feedbackrecordFields[1].Descriptor()
+	// feedbackrecord.DefaultDescription holds the default value on creation for the description field.
+	feedbackrecord.DefaultDescription = feedbackrecordDescDescription.Default.(string)
+	// feedbackrecordDescIsInternal is the schema descriptor for is_internal field.
+	feedbackrecordDescIsInternal := feedbackrecordFields[3].Descriptor()
+	// feedbackrecord.DefaultIsInternal holds the default value on creation for the is_internal field.
+	feedbackrecord.DefaultIsInternal = feedbackrecordDescIsInternal.Default.(bool)
+	// feedbackrecordDescCreatedAt is the schema descriptor for created_at field.
+	feedbackrecordDescCreatedAt := feedbackrecordFields[7].Descriptor()
+	// feedbackrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedbackrecord.DefaultCreatedAt = feedbackrecordDescCreatedAt.Default.(func() time.Time)
+	groupMixin := schema.Group{}.Mixin()
+	groupMixinFields0 := groupMixin[0].Fields()
+	_ = groupMixinFields0
+	groupFields := schema.Group{}.Fields()
+	_ = groupFields
+	// groupDescCreatedAt is the schema descriptor for created_at field.
+	groupDescCreatedAt := groupMixinFields0[0].Descriptor()
+	// group.DefaultCreatedAt holds the default value on creation for the created_at field.
+	group.DefaultCreatedAt = groupDescCreatedAt.Default.(func() time.Time)
+	// groupDescUpdatedAt is the schema descriptor for updated_at field.
+	groupDescUpdatedAt := groupMixinFields0[1].Descriptor()
+	// group.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	group.DefaultUpdatedAt = groupDescUpdatedAt.Default.(func() time.Time)
+	// group.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	group.UpdateDefaultUpdatedAt = groupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// groupDescName is the schema descriptor for name field.
+	groupDescName := groupFields[0].Descriptor()
+	// group.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	group.NameValidator = func() func(string) error {
+		validators := groupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// groupDescURLSlug is the schema descriptor for url_slug field.
+	groupDescURLSlug := groupFields[1].Descriptor()
+	// group.URLSlugValidator is a validator for the "url_slug" field. It is called by the builders before save.
+	group.URLSlugValidator = func() func(string) error {
+		validators := groupDescURLSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url_slug string) error {
+			for _, fn := range fns {
+				if err := fn(url_slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// groupDescCountry is the schema descriptor for country field.
+	groupDescCountry := groupFields[2].Descriptor()
+	// group.DefaultCountry holds the default value on creation for the country field.
+	group.DefaultCountry = groupDescCountry.Default.(string)
+	// group.CountryValidator is a validator for the "country" field. It is called by the builders before save.
+	group.CountryValidator = groupDescCountry.Validators[0].(func(string) error)
+	// groupDescAccessRequestsEnabled is the schema descriptor for access_requests_enabled field.
+	groupDescAccessRequestsEnabled := groupFields[4].Descriptor()
+	// group.DefaultAccessRequestsEnabled holds the default value on creation for the access_requests_enabled field.
+	group.DefaultAccessRequestsEnabled = groupDescAccessRequestsEnabled.Default.(bool)
+	// groupDescCatalogFeedsEnabled is the schema descriptor for catalog_feeds_enabled field.
+	groupDescCatalogFeedsEnabled := groupFields[5].Descriptor()
+	// group.DefaultCatalogFeedsEnabled holds the default value on creation for the catalog_feeds_enabled field.
+	group.DefaultCatalogFeedsEnabled = groupDescCatalogFeedsEnabled.Default.(bool)
+	// groupDescIsDefault is the schema descriptor for is_default field.
+	groupDescIsDefault := groupFields[7].Descriptor()
+	// group.DefaultIsDefault holds the default value on creation for the is_default field.
+	group.DefaultIsDefault = groupDescIsDefault.Default.(bool)
+	groupmembershipMixin := schema.GroupMembership{}.Mixin()
+	groupmembershipMixinFields0 := groupmembershipMixin[0].Fields()
+	_ = groupmembershipMixinFields0
+	groupmembershipFields := schema.GroupMembership{}.Fields()
+	_ = groupmembershipFields
+	// groupmembershipDescCreatedAt is the schema descriptor for created_at field.
+	groupmembershipDescCreatedAt := groupmembershipMixinFields0[0].Descriptor()
+	// groupmembership.DefaultCreatedAt holds the default value on creation for the created_at field.
+	groupmembership.DefaultCreatedAt = groupmembershipDescCreatedAt.Default.(func() time.Time)
+	// groupmembershipDescUpdatedAt is the schema descriptor for updated_at field.
+	groupmembershipDescUpdatedAt := groupmembershipMixinFields0[1].Descriptor()
+	// groupmembership.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	groupmembership.DefaultUpdatedAt = groupmembershipDescUpdatedAt.Default.(func() time.Time)
+	// groupmembership.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	groupmembership.UpdateDefaultUpdatedAt = groupmembershipDescUpdatedAt.UpdateDefault.(func() time.Time)
+	layerMixin := schema.Layer{}.Mixin()
+	layerMixinFields0 := layerMixin[0].Fields()
+	_ = layerMixinFields0
+	layerMixinFields1 := layerMixin[1].Fields()
+	_ = layerMixinFields1
+	layerMixinFields2 := layerMixin[2].Fields()
+	_ = layerMixinFields2
+	layerFields := schema.Layer{}.Fields()
+	_ = layerFields
+	// layerDescCreatedAt is the schema descriptor for created_at field.
+	layerDescCreatedAt := layerMixinFields0[0].Descriptor()
+	// layer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	layer.DefaultCreatedAt = layerDescCreatedAt.Default.(func() time.Time)
+	// layerDescUpdatedAt is the schema descriptor for updated_at field.
+	layerDescUpdatedAt := layerMixinFields0[1].Descriptor()
+	// layer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	layer.DefaultUpdatedAt = layerDescUpdatedAt.Default.(func() time.Time)
+	// layer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	layer.UpdateDefaultUpdatedAt = layerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// layerDescNumViews is the schema descriptor for num_views field.
+	layerDescNumViews := layerMixinFields1[5].Descriptor()
+	// layer.DefaultNumViews holds the default value on creation for the num_views field.
+	layer.DefaultNumViews = layerDescNumViews.Default.(int64)
+	// layerDescNumDownloads is the schema descriptor for num_downloads field.
+	layerDescNumDownloads := layerMixinFields1[6].Descriptor()
+	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
+	// layerDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	layerDescDeprecationReason := layerMixinFields2[1].Descriptor()
+	// layer.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	layer.DeprecationReasonValidator = layerDescDeprecationReason.Validators[0].(func(string) error)
+	// layerDescReplacementType is the schema descriptor for replacement_type field.
+	layerDescReplacementType := layerMixinFields2[2].Descriptor()
+	// layer.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	layer.ReplacementTypeValidator = layerDescReplacementType.Validators[0].(func(string) error)
+	// layerDescName is the schema descriptor for name field.
+	layerDescName := layerFields[2].Descriptor()
+	// layer.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	layer.NameValidator = func() func(string) error {
+		validators := layerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// layerDescAutoupdate is the schema descriptor for autoupdate field.
+	layerDescAutoupdate := layerFields[3].Descriptor()
+	// layer.DefaultAutoupdate holds the default value on creation for the autoupdate field.
+	layer.DefaultAutoupdate = layerDescAutoupdate.Default.(bool)
+	// layerDescAutoupdateSchedule is the schema descriptor for autoupdate_schedule field.
+	layerDescAutoupdateSchedule := layerFields[4].Descriptor()
+	// layer.DefaultAutoupdateSchedule holds the default value on creation for the autoupdate_schedule field.
+	layer.DefaultAutoupdateSchedule = layerDescAutoupdateSchedule.Default.(string)
+	layerversionMixin := schema.LayerVersion{}.Mixin()
+	layerversionMixinFields0 := layerversionMixin[0].Fields()
+	_ = layerversionMixinFields0
+	layerversionFields := schema.LayerVersion{}.Fields()
+	_ = layerversionFields
+	// layerversionDescCreatedAt is the schema descriptor for created_at field.
+	layerversionDescCreatedAt := layerversionMixinFields0[0].Descriptor()
+	// layerversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	layerversion.DefaultCreatedAt = layerversionDescCreatedAt.Default.(func() time.Time)
+	// layerversionDescUpdatedAt is the schema descriptor for updated_at field.
+	layerversionDescUpdatedAt := layerversionMixinFields0[1].Descriptor()
+	// layerversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	layerversion.DefaultUpdatedAt = layerversionDescUpdatedAt.Default.(func() time.Time)
+	// layerversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	layerversion.UpdateDefaultUpdatedAt = layerversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// layerversionDescProgress is the schema descriptor for progress field.
+	layerversionDescProgress := layerversionFields[3].Descriptor()
+	// layerversion.DefaultProgress holds the default value on creation for the progress field.
+	layerversion.DefaultProgress = layerversionDescProgress.Default.(float64)
+	// layerversionDescImportError is the schema descriptor for import_error field.
+	layerversionDescImportError := layerversionFields[4].Descriptor()
+	// layerversion.DefaultImportError holds the default value on creation for the import_error field.
+	layerversion.DefaultImportError = layerversionDescImportError.Default.(string)
+	// layerversionDescName is the schema descriptor for name field.
+	layerversionDescName := layerversionFields[6].Descriptor()
+	// layerversion.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	layerversion.NameValidator = func() func(string) error {
+		validators := layerversionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// layerversionDescDescription is the schema descriptor for description field.
+	layerversionDescDescription := layerversionFields[7].Descriptor()
+	// layerversion.DefaultDescription holds the default value on creation for the description field.
+	layerversion.DefaultDescription = layerversionDescDescription.Default.(string)
+	// layerversionDescReference is the schema descriptor for reference field.
+	layerversionDescReference := layerversionFields[8].Descriptor()
+	// layerversion.DefaultReference holds the default value on creation for the reference field.
+	layerversion.DefaultReference = layerversionDescReference.Default.(string)
+	// layerversionDescCrs is the schema descriptor for crs field.
+	layerversionDescCrs := layerversionFields[11].Descriptor()
+	// layerversion.DefaultCrs holds the default value on creation for the crs field.
+	layerversion.DefaultCrs = layerversionDescCrs.Default.(string)
+	// layerversionDescGeometryType is the schema descriptor for geometry_type field.
+	layerversionDescGeometryType := layerversionFields[12].Descriptor()
+	// layerversion.DefaultGeometryType holds the default value on creation for the geometry_type field.
+	layerversion.DefaultGeometryType = layerversionDescGeometryType.Default.(string)
+	// layerversionDescGeometryField is the schema descriptor for geometry_field field.
+	layerversionDescGeometryField := layerversionFields[13].Descriptor()
+	// layerversion.DefaultGeometryField holds the default value on creation for the geometry_field field.
+	layerversion.DefaultGeometryField = layerversionDescGeometryField.Default.(string)
+	// layerversionDescKeyByFid is the schema descriptor for key_by_fid field.
+	layerversionDescKeyByFid := layerversionFields[16].Descriptor()
+	// layerversion.DefaultKeyByFid holds the default value on creation for the key_by_fid field.
+	layerversion.DefaultKeyByFid = layerversionDescKeyByFid.Default.(bool)
+	// layerversionDescFeatureCount is the schema descriptor for feature_count field.
+	layerversionDescFeatureCount := layerversionFields[17].Descriptor()
+	// layerversion.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	layerversion.DefaultFeatureCount = layerversionDescFeatureCount.Default.(int64)
+	// layerversionDescEmptyGeometryCount is the schema descriptor for empty_geometry_count field.
+	layerversionDescEmptyGeometryCount := layerversionFields[18].Descriptor()
+	// layerversion.DefaultEmptyGeometryCount holds the default value on creation for the empty_geometry_count field.
+	layerversion.DefaultEmptyGeometryCount = layerversionDescEmptyGeometryCount.Default.(int64)
+	// layerversionDescRasterWidth is the schema descriptor for raster_width field.
+	layerversionDescRasterWidth := layerversionFields[26].Descriptor()
+	// layerversion.DefaultRasterWidth holds the default value on creation for the raster_width field.
+	layerversion.DefaultRasterWidth = layerversionDescRasterWidth.Default.(int)
+	// layerversionDescRasterHeight is the schema descriptor for raster_height field.
+	layerversionDescRasterHeight := layerversionFields[27].Descriptor()
+	// layerversion.DefaultRasterHeight holds the default value on creation for the raster_height field.
+	layerversion.DefaultRasterHeight = layerversionDescRasterHeight.Default.(int)
+	licenseFields := schema.License{}.Fields()
+	_ = licenseFields
+	// licenseDescType is the schema descriptor for type field.
+	licenseDescType := licenseFields[0].Descriptor()
+	// license.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	license.TypeValidator = func() func(string) error {
+		validators := licenseDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// licenseDescJurisdiction is the schema descriptor for jurisdiction field.
+	licenseDescJurisdiction := licenseFields[1].Descriptor()
+	// license.DefaultJurisdiction holds the default value on creation for the jurisdiction field.
+	license.DefaultJurisdiction = licenseDescJurisdiction.Default.(string)
+	// license.JurisdictionValidator is a validator for the "jurisdiction" field. It is called by the builders before save.
+	license.JurisdictionValidator = licenseDescJurisdiction.Validators[0].(func(string) error)
+	// licenseDescVersion is the schema descriptor for version field.
+	licenseDescVersion := licenseFields[2].Descriptor()
+	// license.DefaultVersion holds the default value on creation for the version field.
+	license.DefaultVersion = licenseDescVersion.Default.(string)
+	// license.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	license.VersionValidator = licenseDescVersion.Validators[0].(func(string) error)
+	// licenseDescTitle is the schema descriptor for title field.
+	licenseDescTitle := licenseFields[3].Descriptor()
+	// license.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	license.TitleValidator = func() func(string) error {
+		validators := licenseDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// licenseDescLegalCodeURL is the schema descriptor for legal_code_url field.
+	licenseDescLegalCodeURL := licenseFields[4].Descriptor()
+	// license.DefaultLegalCodeURL holds the default value on creation for the legal_code_url field.
+	license.DefaultLegalCodeURL = licenseDescLegalCodeURL.Default.(string)
+	// license.LegalCodeURLValidator is a validator for the "legal_code_url" field. It is called by the builders before save.
+	license.LegalCodeURLValidator = licenseDescLegalCodeURL.Validators[0].(func(string) error)
+	loginthrottleFields := schema.LoginThrottle{}.Fields()
+	_ = loginthrottleFields
+	// loginthrottleDescKey is the schema descriptor for key field.
+	loginthrottleDescKey := loginthrottleFields[0].Descriptor()
+	// loginthrottle.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	loginthrottle.KeyValidator = loginthrottleDescKey.Validators[0].(func(string) error)
+	// loginthrottleDescFailures is the schema descriptor for failures field.
+	loginthrottleDescFailures := loginthrottleFields[1].Descriptor()
+	// loginthrottle.DefaultFailures holds the default value on creation for the failures field.
+	loginthrottle.DefaultFailures = loginthrottleDescFailures.Default.(int)
+	metadatadocumentMixin := schema.MetadataDocument{}.Mixin()
+	metadatadocumentMixinFields0 := metadatadocumentMixin[0].Fields()
+	_ = metadatadocumentMixinFields0
+	metadatadocumentFields := schema.MetadataDocument{}.Fields()
+	_ = metadatadocumentFields
+	// metadatadocumentDescCreatedAt is the schema descriptor for created_at field.
+	metadatadocumentDescCreatedAt := metadatadocumentMixinFields0[0].Descriptor()
+	// metadatadocument.DefaultCreatedAt holds the default value on creation for the created_at field.
+	metadatadocument.DefaultCreatedAt = metadatadocumentDescCreatedAt.Default.(func() time.Time)
+	// metadatadocumentDescUpdatedAt is the schema descriptor for updated_at field.
+	metadatadocumentDescUpdatedAt := metadatadocumentMixinFields0[1].Descriptor()
+	// metadatadocument.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	metadatadocument.DefaultUpdatedAt = metadatadocumentDescUpdatedAt.Default.(func() time.Time)
+	// metadatadocument.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	metadatadocument.UpdateDefaultUpdatedAt = metadatadocumentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// metadatadocumentDescDatasetKind is the schema descriptor for dataset_kind field.
+	metadatadocumentDescDatasetKind := metadatadocumentFields[0].Descriptor()
+	// metadatadocument.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	metadatadocument.DatasetKindValidator = metadatadocumentDescDatasetKind.Validators[0].(func(string) error)
+	// metadatadocumentDescTitle is the schema descriptor for title field.
+	metadatadocumentDescTitle := metadatadocumentFields[5].Descriptor()
+	// metadatadocument.DefaultTitle holds the default value on creation for the title field.
+	metadatadocument.DefaultTitle = metadatadocumentDescTitle.Default.(string)
+	// metadatadocumentDescAbstract is the schema descriptor for abstract field.
+	metadatadocumentDescAbstract := metadatadocumentFields[6].Descriptor()
+	// metadatadocument.DefaultAbstract holds the default value on creation for the abstract field.
+	metadatadocument.DefaultAbstract = metadatadocumentDescAbstract.Default.(string)
+	notificationFields := schema.Notification{}.Fields()
+	_ = notificationFields
+	// notificationDescKind is the schema descriptor for kind field.
+	notificationDescKind := notificationFields[1].Descriptor()
+	// notification.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	notification.KindValidator = notificationDescKind.Validators[0].(func(string) error)
+	// notificationDescCreatedAt is the schema descriptor for created_at field.
+	notificationDescCreatedAt := notificationFields[3].Descriptor()
+	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	publishgroupFields := schema.PublishGroup{}.Fields()
+	_ = publishgroupFields
+	// publishgroupDescReference is the schema descriptor for reference field.
+	publishgroupDescReference := publishgroupFields[4].Descriptor()
+	// publishgroup.DefaultReference holds the default value on creation for the reference field.
+	publishgroup.DefaultReference = publishgroupDescReference.Default.(string)
+	// publishgroupDescError is the schema descriptor for error field.
+	publishgroupDescError := publishgroupFields[7].Descriptor()
+	// publishgroup.DefaultError holds the default value on creation for the error field.
+	publishgroup.DefaultError = publishgroupDescError.Default.(string)
+	// publishgroupDescCreatedAt is the schema descriptor for created_at field.
+	publishgroupDescCreatedAt := publishgroupFields[10].Descriptor()
+	// publishgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	publishgroup.DefaultCreatedAt = publishgroupDescCreatedAt.Default.(func() time.Time)
+	scanFields := schema.Scan{}.Fields()
+	_ = scanFields
+	// scanDescProgress is the schema descriptor for progress field.
+	scanDescProgress := scanFields[2].Descriptor()
+	// scan.DefaultProgress holds the default value on creation for the progress field.
+	scan.DefaultProgress = scanDescProgress.Default.(float64)
+	// scanDescCreatedAt is the schema descriptor for created_at field.
+	scanDescCreatedAt := scanFields[3].Descriptor()
+	// scan.DefaultCreatedAt holds the default value on creation for the created_at field.
+	scan.DefaultCreatedAt = scanDescCreatedAt.Default.(func() time.Time)
+	// scanDescAdded is the schema descriptor for added field.
+	scanDescAdded := scanFields[6].Descriptor()
+	// scan.DefaultAdded holds the default value on creation for the added field.
+	scan.DefaultAdded = scanDescAdded.Default.(int)
+	// scanDescUpdated is the schema descriptor for updated field.
+	scanDescUpdated := scanFields[7].Descriptor()
+	// scan.DefaultUpdated holds the default value on creation for the updated field.
+	scan.DefaultUpdated = scanDescUpdated.Default.(int)
+	// scanDescDeleted is the schema descriptor for deleted field.
+	scanDescDeleted := scanFields[8].Descriptor()
+	// scan.DefaultDeleted holds the default value on creation for the deleted field.
+	scan.DefaultDeleted = scanDescDeleted.Default.(int)
+	// scanDescLog is the schema descriptor for log field.
+	scanDescLog := scanFields[9].Descriptor()
+	// scan.DefaultLog holds the default value on creation for the log field.
+	scan.DefaultLog = scanDescLog.Default.(string)
+	// scanDescError is the schema descriptor for error field.
+	scanDescError := scanFields[10].Descriptor()
+	// scan.DefaultError holds the default value on creation for the error field.
+	scan.DefaultError = scanDescError.Default.(string)
+	servicepermissionMixin := schema.ServicePermission{}.Mixin()
+	servicepermissionMixinFields0 := servicepermissionMixin[0].Fields()
+	_ = servicepermissionMixinFields0
+	servicepermissionFields := schema.ServicePermission{}.Fields()
+	_ = servicepermissionFields
+	// servicepermissionDescCreatedAt is the schema descriptor for created_at field.
+	servicepermissionDescCreatedAt := servicepermissionMixinFields0[0].Descriptor()
+	// servicepermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	servicepermission.DefaultCreatedAt = servicepermissionDescCreatedAt.Default.(func() time.Time)
+	// servicepermissionDescUpdatedAt is the schema descriptor for updated_at field.
+	servicepermissionDescUpdatedAt := servicepermissionMixinFields0[1].Descriptor()
+	// servicepermission.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	servicepermission.DefaultUpdatedAt = servicepermissionDescUpdatedAt.Default.(func() time.Time)
+	// servicepermission.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	servicepermission.UpdateDefaultUpdatedAt = servicepermissionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// servicepermissionDescServiceID is the schema descriptor for service_id field.
+	servicepermissionDescServiceID := servicepermissionFields[2].Descriptor()
+	// servicepermission.ServiceIDValidator is a validator for the "service_id" field. It is called by the builders before save.
+	servicepermission.ServiceIDValidator = servicepermissionDescServiceID.Validators[0].(func(string) error)
+	// servicepermissionDescSubjectID is the schema descriptor for subject_id field.
+	servicepermissionDescSubjectID := servicepermissionFields[4].Descriptor()
+	// servicepermission.DefaultSubjectID holds the default value on creation for the subject_id field.
+	servicepermission.DefaultSubjectID = servicepermissionDescSubjectID.Default.(int)
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescTokenHash is the schema descriptor for token_hash field.
+	sessionDescTokenHash := sessionFields[1].Descriptor()
+	// session.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	session.TokenHashValidator = sessionDescTokenHash.Validators[0].(func(string) error)
+	// sessionDescCsrfToken is the schema descriptor for csrf_token field.
+	sessionDescCsrfToken := sessionFields[2].Descriptor()
+	// session.CsrfTokenValidator is a validator for the "csrf_token" field. It is called by the builders before save.
+	session.CsrfTokenValidator = sessionDescCsrfToken.Validators[0].(func(string) error)
+	// sessionDescCreatedAt is the schema descriptor for created_at field.
+	sessionDescCreatedAt := sessionFields[3].Descriptor()
+	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
+	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	setMixin := schema.Set{}.Mixin()
+	setMixinFields0 := setMixin[0].Fields()
+	_ = setMixinFields0
+	setMixinFields1 := setMixin[1].Fields()
+	_ = setMixinFields1
+	setMixinFields2 := setMixin[2].Fields()
+	_ = setMixinFields2
+	setFields := schema.Set{}.Fields()
+	_ = setFields
+	// setDescCreatedAt is the schema descriptor for created_at field.
+	setDescCreatedAt := setMixinFields0[0].Descriptor()
+	// set.DefaultCreatedAt holds the default value on creation for the created_at field.
+	set.DefaultCreatedAt = setDescCreatedAt.Default.(func() time.Time)
+	// setDescUpdatedAt is the schema descriptor for updated_at field.
+	setDescUpdatedAt := setMixinFields0[1].Descriptor()
+	// set.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	set.DefaultUpdatedAt = setDescUpdatedAt.Default.(func() time.Time)
+	// set.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	set.UpdateDefaultUpdatedAt = setDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// setDescNumViews is the schema descriptor for num_views field.
+	setDescNumViews := setMixinFields1[5].Descriptor()
+	// set.DefaultNumViews holds the default value on creation for the num_views field.
+	set.DefaultNumViews = setDescNumViews.Default.(int64)
+	// setDescNumDownloads is the schema descriptor for num_downloads field.
+	setDescNumDownloads := setMixinFields1[6].Descriptor()
+	// set.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	set.DefaultNumDownloads = setDescNumDownloads.Default.(int64)
+	// setDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	setDescDeprecationReason := setMixinFields2[1].Descriptor()
+	// set.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	set.DeprecationReasonValidator = setDescDeprecationReason.Validators[0].(func(string) error)
+	// setDescReplacementType is the schema descriptor for replacement_type field.
+	setDescReplacementType := setMixinFields2[2].Descriptor()
+	// set.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	set.ReplacementTypeValidator = setDescReplacementType.Validators[0].(func(string) error)
+	// setDescTitle is the schema descriptor for title field.
+	setDescTitle := setFields[0].Descriptor()
+	// set.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	set.TitleValidator = func() func(string) error {
+		validators := setDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	setitemFields := schema.SetItem{}.Fields()
+	_ = setitemFields
+	// setitemDescPosition is the schema descriptor for position field.
+	setitemDescPosition := setitemFields[1].Descriptor()
+	// setitem.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	setitem.PositionValidator = setitemDescPosition.Validators[0].(func(int) error)
+	setversionMixin := schema.SetVersion{}.Mixin()
+	setversionMixinFields0 := setversionMixin[0].Fields()
+	_ = setversionMixinFields0
+	setversionFields := schema.SetVersion{}.Fields()
+	_ = setversionFields
+	// setversionDescCreatedAt is the schema descriptor for created_at field.
+	setversionDescCreatedAt := setversionMixinFields0[0].Descriptor()
+	// setversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	setversion.DefaultCreatedAt = setversionDescCreatedAt.Default.(func() time.Time)
+	// setversionDescUpdatedAt is the schema descriptor for updated_at field.
+	setversionDescUpdatedAt := setversionMixinFields0[1].Descriptor()
+	// setversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	setversion.DefaultUpdatedAt = setversionDescUpdatedAt.Default.(func() time.Time)
+	// setversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	setversion.UpdateDefaultUpdatedAt = setversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// setversionDescTitle is the schema descriptor for title field.
+	setversionDescTitle := setversionFields[2].Descriptor()
+	// setversion.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	setversion.TitleValidator = func() func(string) error {
+		validators := setversionDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// setversionDescDescription is the schema descriptor for description field.
+	setversionDescDescription := setversionFields[3].Descriptor()
+	// setversion.DefaultDescription holds the default value on creation for the description field.
+	setversion.DefaultDescription = setversionDescDescription.Default.(string)
+	sitesettingMixin := schema.SiteSetting{}.Mixin()
+	sitesettingMixinFields0 := sitesettingMixin[0].Fields()
+	_ = sitesettingMixinFields0
+	sitesettingFields := schema.SiteSetting{}.Fields()
+	_ = sitesettingFields
+	// sitesettingDescCreatedAt is the schema descriptor for created_at field.
+	sitesettingDescCreatedAt := sitesettingMixinFields0[0].Descriptor()
+	// sitesetting.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesetting.DefaultCreatedAt = sitesettingDescCreatedAt.Default.(func() time.Time)
+	// sitesettingDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesettingDescUpdatedAt := sitesettingMixinFields0[1].Descriptor()
+	// sitesetting.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesetting.DefaultUpdatedAt = sitesettingDescUpdatedAt.Default.(func() time.Time)
+	// sitesetting.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesetting.UpdateDefaultUpdatedAt = sitesettingDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesettingDescName is the schema descriptor for name field.
+	sitesettingDescName := sitesettingFields[0].Descriptor()
+	// sitesetting.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitesetting.NameValidator = sitesettingDescName.Validators[0].(func(string) error)
+	sourceMixin := schema.Source{}.Mixin()
+	sourceMixinFields0 := sourceMixin[0].Fields()
+	_ = sourceMixinFields0
+	sourceFields := schema.Source{}.Fields()
+	_ = sourceFields
+	// sourceDescCreatedAt is the schema descriptor for created_at field.
+	sourceDescCreatedAt := sourceMixinFields0[0].Descriptor()
+	// source.DefaultCreatedAt holds the default value on creation for the created_at field.
+	source.DefaultCreatedAt = sourceDescCreatedAt.Default.(func() time.Time)
+	// sourceDescUpdatedAt is the schema descriptor for updated_at field.
+	sourceDescUpdatedAt := sourceMixinFields0[1].Descriptor()
+	// source.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	source.DefaultUpdatedAt = sourceDescUpdatedAt.Default.(func() time.Time)
+	// source.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	source.UpdateDefaultUpdatedAt = sourceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sourceDescTitle is the schema descriptor for title field.
+	sourceDescTitle := sourceFields[1].Descriptor()
+	// source.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	source.TitleValidator = func() func(string) error {
+		validators := sourceDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sourceDescDescription is the schema descriptor for description field.
+	sourceDescDescription := sourceFields[2].Descriptor()
+	// source.DefaultDescription holds the default value on creation for the description field.
+	source.DefaultDescription = sourceDescDescription.Default.(string)
+	// sourceDescURLRemote is the schema descriptor for url_remote field.
+	sourceDescURLRemote := sourceFields[3].Descriptor()
+	// source.DefaultURLRemote holds the default value on creation for the url_remote field.
+	source.DefaultURLRemote = sourceDescURLRemote.Default.(string)
+	// source.URLRemoteValidator is a validator for the "url_remote" field. It is called by the builders before save.
+	source.URLRemoteValidator = sourceDescURLRemote.Validators[0].(func(string) error)
+	// sourceDescUsername is the schema descriptor for username field.
+	sourceDescUsername := sourceFields[4].Descriptor()
+	// source.DefaultUsername holds the default value on creation for the username field.
+	source.DefaultUsername = sourceDescUsername.Default.(string)
+	// sourceDescPassword is the schema descriptor for password field.
+	sourceDescPassword := sourceFields[5].Descriptor()
+	// source.DefaultPassword holds the default value on creation for the password field.
+	source.DefaultPassword = sourceDescPassword.Default.(string)
+	// sourceDescSslVerify is the schema descriptor for ssl_verify field.
+	sourceDescSslVerify := sourceFields[6].Descriptor()
+	// source.DefaultSslVerify holds the default value on creation for the ssl_verify field.
+	source.DefaultSslVerify = sourceDescSslVerify.Default.(bool)
+	// sourceDescEndpoint is the schema descriptor for endpoint field.
+	sourceDescEndpoint := sourceFields[9].Descriptor()
+	// source.DefaultEndpoint holds the default value on creation for the endpoint field.
+	source.DefaultEndpoint = sourceDescEndpoint.Default.(string)
+	// source.EndpointValidator is a validator for the "endpoint" field. It is called by the builders before save.
+	source.EndpointValidator = sourceDescEndpoint.Validators[0].(func(string) error)
+	// sourceDescRegion is the schema descriptor for region field.
+	sourceDescRegion := sourceFields[10].Descriptor()
+	// source.DefaultRegion holds the default value on creation for the region field.
+	source.DefaultRegion = sourceDescRegion.Default.(string)
+	// source.RegionValidator is a validator for the "region" field. It is called by the builders before save.
+	source.RegionValidator = sourceDescRegion.Validators[0].(func(string) error)
+	// sourceDescScanSchedule is the schema descriptor for scan_schedule field.
+	sourceDescScanSchedule := sourceFields[11].Descriptor()
+	// source.DefaultScanSchedule holds the default value on creation for the scan_schedule field.
+	source.DefaultScanSchedule = sourceDescScanSchedule.Default.(string)
+	tilearchiveFields := schema.TileArchive{}.Fields()
+	_ = tilearchiveFields
+	// tilearchiveDescService is the schema descriptor for service field.
+	tilearchiveDescService := tilearchiveFields[2].Descriptor()
+	// tilearchive.ServiceValidator is a validator for the "service" field. It is called by the builders before save.
+	tilearchive.ServiceValidator = tilearchiveDescService.Validators[0].(func(string) error)
+	// tilearchiveDescMinZoom is the schema descriptor for min_zoom field.
+	tilearchiveDescMinZoom := tilearchiveFields[4].Descriptor()
+	// tilearchive.DefaultMinZoom holds the default value on creation for the min_zoom field.
+	tilearchive.DefaultMinZoom = tilearchiveDescMinZoom.Default.(int)
+	// tilearchiveDescMaxZoom is the schema descriptor for max_zoom field.
+	tilearchiveDescMaxZoom := tilearchiveFields[5].Descriptor()
+	// tilearchive.DefaultMaxZoom holds the default value on creation for the max_zoom field.
+	tilearchive.DefaultMaxZoom = tilearchiveDescMaxZoom.Default.(int)
+	// tilearchiveDescAutoZoom is the schema descriptor for auto_zoom field.
+	tilearchiveDescAutoZoom := tilearchiveFields[6].Descriptor()
+	// tilearchive.DefaultAutoZoom holds the default value on creation for the auto_zoom field.
+	tilearchive.DefaultAutoZoom = tilearchiveDescAutoZoom.Default.(bool)
+	// tilearchiveDescTargetVersionID is the schema descriptor for target_version_id field.
+	tilearchiveDescTargetVersionID := tilearchiveFields[7].Descriptor()
+	// tilearchive.DefaultTargetVersionID holds the default value on creation for the target_version_id field.
+	tilearchive.DefaultTargetVersionID = tilearchiveDescTargetVersionID.Default.(int)
+	// tilearchiveDescTilesDone is the schema descriptor for tiles_done field.
+	tilearchiveDescTilesDone := tilearchiveFields[9].Descriptor()
+	// tilearchive.DefaultTilesDone holds the default value on creation for the tiles_done field.
+	tilearchive.DefaultTilesDone = tilearchiveDescTilesDone.Default.(int64)
+	// tilearchiveDescTilesEstimate is the schema descriptor for tiles_estimate field.
+	tilearchiveDescTilesEstimate := tilearchiveFields[10].Descriptor()
+	// tilearchive.DefaultTilesEstimate holds the default value on creation for the tiles_estimate field.
+	tilearchive.DefaultTilesEstimate = tilearchiveDescTilesEstimate.Default.(int64)
+	// tilearchiveDescVersionID is the schema descriptor for version_id field.
+	tilearchiveDescVersionID := tilearchiveFields[11].Descriptor()
+	// tilearchive.DefaultVersionID holds the default value on creation for the version_id field.
+	tilearchive.DefaultVersionID = tilearchiveDescVersionID.Default.(int)
+	// tilearchiveDescBlobKey is the schema descriptor for blob_key field.
+	tilearchiveDescBlobKey := tilearchiveFields[14].Descriptor()
+	// tilearchive.DefaultBlobKey holds the default value on creation for the blob_key field.
+	tilearchive.DefaultBlobKey = tilearchiveDescBlobKey.Default.(string)
+	// tilearchiveDescEtag is the schema descriptor for etag field.
+	tilearchiveDescEtag := tilearchiveFields[15].Descriptor()
+	// tilearchive.DefaultEtag holds the default value on creation for the etag field.
+	tilearchive.DefaultEtag = tilearchiveDescEtag.Default.(string)
+	// tilearchiveDescBytes is the schema descriptor for bytes field.
+	tilearchiveDescBytes := tilearchiveFields[16].Descriptor()
+	// tilearchive.DefaultBytes holds the default value on creation for the bytes field.
+	tilearchive.DefaultBytes = tilearchiveDescBytes.Default.(int64)
+	// tilearchiveDescTileCount is the schema descriptor for tile_count field.
+	tilearchiveDescTileCount := tilearchiveFields[17].Descriptor()
+	// tilearchive.DefaultTileCount holds the default value on creation for the tile_count field.
+	tilearchive.DefaultTileCount = tilearchiveDescTileCount.Default.(int64)
+	// tilearchiveDescBuiltMinZoom is the schema descriptor for built_min_zoom field.
+	tilearchiveDescBuiltMinZoom := tilearchiveFields[18].Descriptor()
+	// tilearchive.DefaultBuiltMinZoom holds the default value on creation for the built_min_zoom field.
+	tilearchive.DefaultBuiltMinZoom = tilearchiveDescBuiltMinZoom.Default.(int)
+	// tilearchiveDescBuiltMaxZoom is the schema descriptor for built_max_zoom field.
+	tilearchiveDescBuiltMaxZoom := tilearchiveFields[19].Descriptor()
+	// tilearchive.DefaultBuiltMaxZoom holds the default value on creation for the built_max_zoom field.
+	tilearchive.DefaultBuiltMaxZoom = tilearchiveDescBuiltMaxZoom.Default.(int)
+	// tilearchiveDescError is the schema descriptor for error field.
+	tilearchiveDescError := tilearchiveFields[21].Descriptor()
+	// tilearchive.DefaultError holds the default value on creation for the error field.
+	tilearchive.DefaultError = tilearchiveDescError.Default.(string)
+	// tilearchiveDescRequestedBy is the schema descriptor for requested_by field.
+	tilearchiveDescRequestedBy := tilearchiveFields[23].Descriptor()
+	// tilearchive.DefaultRequestedBy holds the default value on creation for the requested_by field.
+	tilearchive.DefaultRequestedBy = tilearchiveDescRequestedBy.Default.(int)
+	// tilearchiveDescCreatedAt is the schema descriptor for created_at field.
+	tilearchiveDescCreatedAt := tilearchiveFields[24].Descriptor()
+	// tilearchive.DefaultCreatedAt holds the default value on creation for the created_at field.
+	tilearchive.DefaultCreatedAt = tilearchiveDescCreatedAt.Default.(func() time.Time)
+	// tilearchiveDescUpdatedAt is the schema descriptor for updated_at field.
+	tilearchiveDescUpdatedAt := tilearchiveFields[25].Descriptor()
+	// tilearchive.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	tilearchive.DefaultUpdatedAt = tilearchiveDescUpdatedAt.Default.(func() time.Time)
+	// tilearchive.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	tilearchive.UpdateDefaultUpdatedAt = tilearchiveDescUpdatedAt.UpdateDefault.(func() time.Time)
+	tokenFields := schema.Token{}.Fields()
+	_ = tokenFields
+	// tokenDescName is the schema descriptor for name field.
+	tokenDescName := tokenFields[1].Descriptor()
+	// token.DefaultName holds the default value on creation for the name field.
+	token.DefaultName = tokenDescName.Default.(string)
+	// token.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	token.NameValidator = tokenDescName.Validators[0].(func(string) error)
+	// tokenDescKeyHash is the schema descriptor for key_hash field.
+	tokenDescKeyHash := tokenFields[2].Descriptor()
+	// token.KeyHashValidator is a validator for the "key_hash" field. It is called by the builders before save.
+	token.KeyHashValidator = tokenDescKeyHash.Validators[0].(func(string) error)
+	// tokenDescKeyHint is the schema descriptor for key_hint field.
+	tokenDescKeyHint := tokenFields[3].Descriptor()
+	// token.KeyHintValidator is a validator for the "key_hint" field. It is called by the builders before save.
+	token.KeyHintValidator = tokenDescKeyHint.Validators[0].(func(string) error)
+	// tokenDescScope is the schema descriptor for scope field.
+	tokenDescScope := tokenFields[4].Descriptor()
+	// token.DefaultScope holds the default value on creation for the scope field.
+	token.DefaultScope = tokenDescScope.Default.(string)
+	// tokenDescCreatedAt is the schema descriptor for created_at field.
+	tokenDescCreatedAt := tokenFields[6].Descriptor()
+	// token.DefaultCreatedAt holds the default value on creation for the created_at field.
+	token.DefaultCreatedAt = tokenDescCreatedAt.Default.(func() time.Time)
+	userMixin := schema.User{}.Mixin()
+	userMixinFields0 := userMixin[0].Fields()
+	_ = userMixinFields0
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescCreatedAt is the schema descriptor for created_at field.
+	userDescCreatedAt := userMixinFields0[0].Descriptor()
+	// user.DefaultCreatedAt holds the default value on creation for the created_at field.
+	user.DefaultCreatedAt = userDescCreatedAt.Default.(func() time.Time)
+	// userDescUpdatedAt is the schema descriptor for updated_at field.
+	userDescUpdatedAt := userMixinFields0[1].Descriptor()
+	// user.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	user.DefaultUpdatedAt = userDescUpdatedAt.Default.(func() time.Time)
+	// user.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	user.UpdateDefaultUpdatedAt = userDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[0].Descriptor()
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = func() func(string) error {
+		validators := userDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescPasswordHash is the schema descriptor for password_hash field.
+	userDescPasswordHash := userFields[1].Descriptor()
+	// user.DefaultPasswordHash holds the default value on creation for the password_hash field.
+	user.DefaultPasswordHash = userDescPasswordHash.Default.(string)
+	// userDescFirstName is the schema descriptor for first_name field.
+	userDescFirstName := userFields[2].Descriptor()
+	// user.DefaultFirstName holds the default value on creation for the first_name field.
+	user.DefaultFirstName = userDescFirstName.Default.(string)
+	// user.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	user.FirstNameValidator = userDescFirstName.Validators[0].(func(string) error)
+	// userDescLastName is the schema descriptor for last_name field.
+	userDescLastName := userFields[3].Descriptor()
+	// user.DefaultLastName holds the default value on creation for the last_name field.
+	user.DefaultLastName = userDescLastName.Default.(string)
+	// user.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	user.LastNameValidator = userDescLastName.Validators[0].(func(string) error)
+	// userDescCountry is the schema descriptor for country field.
+	userDescCountry := userFields[4].Descriptor()
+	// user.DefaultCountry holds the default value on creation for the country field.
+	user.DefaultCountry = userDescCountry.Default.(string)
+	// user.CountryValidator is a validator for the "country" field. It is called by the builders before save.
+	user.CountryValidator = userDescCountry.Validators[0].(func(string) error)
+	// userDescIsLocked is the schema descriptor for is_locked field.
+	userDescIsLocked := userFields[5].Descriptor()
+	// user.DefaultIsLocked holds the default value on creation for the is_locked field.
+	user.DefaultIsLocked = userDescIsLocked.Default.(bool)
+	// userDescIsSiteAdmin is the schema descriptor for is_site_admin field.
+	userDescIsSiteAdmin := userFields[6].Descriptor()
+	// user.DefaultIsSiteAdmin holds the default value on creation for the is_site_admin field.
+	user.DefaultIsSiteAdmin = userDescIsSiteAdmin.Default.(bool)
+	// userDescMfaEnabled is the schema descriptor for mfa_enabled field.
+	userDescMfaEnabled := userFields[8].Descriptor()
+	// user.DefaultMfaEnabled holds the default value on creation for the mfa_enabled field.
+	user.DefaultMfaEnabled = userDescMfaEnabled.Default.(bool)
+	// userDescRemoteAuth is the schema descriptor for remote_auth field.
+	userDescRemoteAuth := userFields[9].Descriptor()
+	// user.DefaultRemoteAuth holds the default value on creation for the remote_auth field.
+	user.DefaultRemoteAuth = userDescRemoteAuth.Default.(bool)
+	// userDescEmailVerified is the schema descriptor for email_verified field.
+	userDescEmailVerified := userFields[10].Descriptor()
+	// user.DefaultEmailVerified holds the default value on creation for the email_verified field.
+	user.DefaultEmailVerified = userDescEmailVerified.Default.(bool)
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescMessageID is the schema descriptor for message_id field.
+	webhookdeliveryDescMessageID := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.MessageIDValidator is a validator for the "message_id" field. It is called by the builders before save.
+	webhookdelivery.MessageIDValidator = webhookdeliveryDescMessageID.Validators[0].(func(string) error)
+	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
+	webhookdeliveryDescAttempts := webhookdeliveryFields[4].Descriptor()
+	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
+	// webhookdeliveryDescError is the schema descriptor for error field.
+	webhookdeliveryDescError := webhookdeliveryFields[6].Descriptor()
+	// webhookdelivery.DefaultError holds the default value on creation for the error field.
+	webhookdelivery.DefaultError = webhookdeliveryDescError.Default.(string)
+	// webhookdelivery.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	webhookdelivery.ErrorValidator = webhookdeliveryDescError.Validators[0].(func(string) error)
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryFields[9].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	webhookendpointMixin := schema.WebhookEndpoint{}.Mixin()
+	webhookendpointMixinFields0 := webhookendpointMixin[0].Fields()
+	_ = webhookendpointMixinFields0
+	webhookendpointFields := schema.WebhookEndpoint{}.Fields()
+	_ = webhookendpointFields
+	// webhookendpointDescCreatedAt is the schema descriptor for created_at field.
+	webhookendpointDescCreatedAt := webhookendpointMixinFields0[0].Descriptor()
+	// webhookendpoint.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookendpoint.DefaultCreatedAt = webhookendpointDescCreatedAt.Default.(func() time.Time)
+	// webhookendpointDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookendpointDescUpdatedAt := webhookendpointMixinFields0[1].Descriptor()
+	// webhookendpoint.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookendpoint.DefaultUpdatedAt = webhookendpointDescUpdatedAt.Default.(func() time.Time)
+	// webhookendpoint.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookendpoint.UpdateDefaultUpdatedAt = webhookendpointDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookendpointDescURL is the schema descriptor for url field.
+	webhookendpointDescURL := webhookendpointFields[2].Descriptor()
+	// webhookendpoint.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhookendpoint.URLValidator = func() func(string) error {
+		validators := webhookendpointDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookendpointDescDescription is the schema descriptor for description field.
+	webhookendpointDescDescription := webhookendpointFields[3].Descriptor()
+	// webhookendpoint.DefaultDescription holds the default value on creation for the description field.
+	webhookendpoint.DefaultDescription = webhookendpointDescDescription.Default.(string)
+	// webhookendpoint.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhookendpoint.DescriptionValidator = webhookendpointDescDescription.Validators[0].(func(string) error)
+	// webhookendpointDescPreviousSecret is the schema descriptor for previous_secret field.
+	webhookendpointDescPreviousSecret := webhookendpointFields[7].Descriptor()
+	// webhookendpoint.DefaultPreviousSecret holds the default value on creation for the previous_secret field.
+	webhookendpoint.DefaultPreviousSecret = webhookendpointDescPreviousSecret.Default.(string)
+	// webhookendpointDescEnabled is the schema descriptor for enabled field.
+	webhookendpointDescEnabled := webhookendpointFields[9].Descriptor()
+	// webhookendpoint.DefaultEnabled holds the default value on creation for the enabled field.
+	webhookendpoint.DefaultEnabled = webhookendpointDescEnabled.Default.(bool)
+	// webhookendpointDescDisabledReason is the schema descriptor for disabled_reason field.
+	webhookendpointDescDisabledReason := webhookendpointFields[10].Descriptor()
+	// webhookendpoint.DefaultDisabledReason holds the default value on creation for the disabled_reason field.
+	webhookendpoint.DefaultDisabledReason = webhookendpointDescDisabledReason.Default.(string)
+}
 
 const (
 	Version = "v0.14.6"                                         // Version of ent codegen.
