@@ -18,7 +18,8 @@ import (
 const datasetKindItem = metadata.KindItem
 
 // deleteItemRows removes an item and everything that belongs to it.
-func deleteItemRows(ctx context.Context, c *ent.Client, itemID int) error {
+func deleteItemRows(ctx context.Context, c *ent.Client, it *ent.CatalogItem) error {
+	itemID := it.ID
 	if _, err := c.CatalogItemVersion.Delete().Where(catalogitemversion.ItemID(itemID)).Exec(ctx); err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func deleteItemRows(ctx context.Context, c *ent.Client, itemID int) error {
 	if err := deleteMetadata(ctx, c, metadata.KindItem, itemID); err != nil {
 		return err
 	}
-	if err := access.ForgetDataset(ctx, c, access.KindCatalogItem, itemID); err != nil {
+	if err := access.ForgetDataset(ctx, c, access.GrantedOn{Kind: access.KindCatalogItem, ID: itemID, Group: it.GroupID, Label: it.Title}); err != nil {
 		return err
 	}
 	return c.CatalogItem.DeleteOneID(itemID).Exec(ctx)

@@ -187,7 +187,7 @@ func (r *mutationResolver) DeleteCatalogItem(ctx context.Context, id string) (bo
 		return false, err
 	}
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		return deleteItemRows(ctx, tx, it.ID)
+		return deleteItemRows(ctx, tx, it)
 	})
 	return err == nil, err
 }

@@ -170,7 +170,7 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 		if _, err := tx.DocumentVersion.Delete().Where(documentversion.DocumentID(d.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.ForgetDataset(ctx, tx, access.KindDocument, d.ID); err != nil {
+		if err := access.ForgetDataset(ctx, tx, access.GrantedOn{Kind: access.KindDocument, ID: d.ID, Group: d.GroupID, Label: d.Name}); err != nil {
 			return err
 		}
 		if err := deleteMetadata(ctx, tx, metadata.KindDocument, d.ID); err != nil {

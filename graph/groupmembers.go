@@ -51,6 +51,9 @@ func (r *Resolver) applyMemberAction(ctx context.Context, c *ent.Client, gc grou
 		if err != nil {
 			return nil, err
 		}
+		if err := recordMembership(ctx, c, gc.group, userID, nil, &m.Permission); err != nil {
+			return nil, err
+		}
 		// Joining closes any outstanding request to join.
 		if _, err := c.AccessRequest.Update().
 			Where(accessrequest.GroupID(gc.group.ID), accessrequest.UserID(userID), accessrequest.StatusEQ(accessrequest.StatusOutstanding)).
@@ -62,8 +65,11 @@ func (r *Resolver) applyMemberAction(ctx context.Context, c *ent.Client, gc grou
 		if existing == nil {
 			return nil, notMember(userID, gc.group.ID)
 		}
-		m, err := existing.Update().SetPermission(value.Permission).Save(ctx)
+		m, err := c.GroupMembership.UpdateOneID(existing.ID).SetPermission(value.Permission).Save(ctx)
 		if err != nil {
+			return nil, err
+		}
+		if err := recordMembership(ctx, c, gc.group, userID, &existing.Permission, &m.Permission); err != nil {
 			return nil, err
 		}
 		return r.withMemberEdges(ctx, c, m, gc)
@@ -71,7 +77,10 @@ func (r *Resolver) applyMemberAction(ctx context.Context, c *ent.Client, gc grou
 		if existing == nil {
 			return nil, notMember(userID, gc.group.ID)
 		}
-		return existing, c.GroupMembership.DeleteOne(existing).Exec(ctx)
+		if err := c.GroupMembership.DeleteOneID(existing.ID).Exec(ctx); err != nil {
+			return nil, err
+		}
+		return existing, recordMembership(ctx, c, gc.group, userID, &existing.Permission, nil)
 	}
 	return nil, apperr.Field("action", "Use create, update or delete.")
 }

@@ -186,9 +186,7 @@ func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID int, u
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if self && !gc.canManage() {
 			// Leaving a group needs no management right.
-			_, err := tx.GroupMembership.Delete().
-				Where(groupmembership.GroupID(groupID), groupmembership.UserID(userID)).Exec(ctx)
-			return err
+			return r.leaveGroup(ctx, tx, gc.group, userID)
 		}
 		_, err := r.applyMemberAction(ctx, tx, gc, GroupPermissionActionKindDelete, userID, nil)
 		return err
@@ -300,6 +298,9 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		m, err = tx.GroupMembership.Create().SetGroupID(groupID).SetUserID(ar.UserID).
 			SetPermission(groupmembership.PermissionMember).Save(ctx)
 		if err != nil {
+			return err
+		}
+		if err := recordMembership(ctx, tx, gc.group, ar.UserID, nil, &m.Permission); err != nil {
 			return err
 		}
 		requester = ar.Edges.User

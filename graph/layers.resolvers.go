@@ -251,7 +251,7 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 		if _, err := c.LayerVersion.Delete().Where(layerversion.LayerID(l.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.ForgetDataset(ctx, c, access.KindLayer, l.ID); err != nil {
+		if err := access.ForgetDataset(ctx, c, access.GrantedOn{Type: string(l.Type), Kind: access.KindLayer, ID: l.ID, Group: l.GroupID, Label: l.Name}); err != nil {
 			return err
 		}
 		if err := deleteMetadata(ctx, c, metadata.KindLayer, l.ID); err != nil {

@@ -19,6 +19,12 @@ type permTarget struct {
 	kind  access.Kind
 	id    int
 	group *int
+	label string // the dataset's title, for the audit log
+}
+
+// grantedOn is t as the audited grant writes name it.
+func (t permTarget) grantedOn() access.GrantedOn {
+	return access.GrantedOn{Kind: t.kind, ID: t.id, Group: t.group, Label: t.label}
 }
 
 // datasetScopes returns the token scopes that read and write a type of
@@ -40,7 +46,7 @@ func datasetScopes(t DatasetType) (read, write string) {
 
 // itemPermTarget is a catalog item as a permission target.
 func itemPermTarget(it *ent.CatalogItem) permTarget {
-	return permTarget{kind: access.KindCatalogItem, id: it.ID, group: it.GroupID}
+	return permTarget{kind: access.KindCatalogItem, id: it.ID, group: it.GroupID, label: it.Title}
 }
 
 // adminTarget loads a dataset the caller administers: NOT_FOUND when they
@@ -78,19 +84,19 @@ func (r *Resolver) datasetTarget(ctx context.Context, t DatasetType, id int, sco
 		if (l.Type == layer.TypeTable) != (t == DatasetTypeTable) {
 			return permTarget{}, apperr.New(apperr.NotFound, "%s %d not found.", typeNoun(t), id)
 		}
-		target = permTarget{kind: access.KindLayer, id: l.ID, group: l.GroupID}
+		target = permTarget{kind: access.KindLayer, id: l.ID, group: l.GroupID, label: l.Name}
 	case DatasetTypeDocument:
 		d, err := r.loadDocument(ctx, id, false)
 		if err != nil {
 			return permTarget{}, err
 		}
-		target = permTarget{kind: access.KindDocument, id: d.ID, group: d.GroupID}
+		target = permTarget{kind: access.KindDocument, id: d.ID, group: d.GroupID, label: d.Name}
 	case DatasetTypeSet:
 		st, err := r.loadSet(ctx, id, false)
 		if err != nil {
 			return permTarget{}, err
 		}
-		target = permTarget{kind: access.KindSet, id: st.ID, group: st.GroupID}
+		target = permTarget{kind: access.KindSet, id: st.ID, group: st.GroupID, label: st.Title}
 	case DatasetTypeCatalogItem:
 		it, err := r.loadItem(ctx, ItemPublicID(id), itemRead)
 		if err != nil {

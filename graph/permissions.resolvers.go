@@ -76,7 +76,7 @@ func (r *mutationResolver) GrantDatasetPermission(ctx context.Context, typeArg D
 	if err != nil {
 		return nil, err
 	}
-	return access.CreateGrant(ctx, r.Client, t.kind, t.id, g, input.Permission)
+	return access.Grant(ctx, r.Client, t.grantedOn(), g, input.Permission)
 }
 
 // SetDatasetPermissions is the resolver for the setDatasetPermissions field.
@@ -92,13 +92,12 @@ func (r *mutationResolver) SetDatasetPermissions(ctx context.Context, typeArg Da
 	}
 	var out []*ent.DatasetPermission
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if err := access.DeleteGrants(ctx, c, t.kind, t.id); err != nil {
-			return err
-		}
+		perms := make([]datasetpermission.Permission, len(grants))
 		for i, in := range grants {
-			if _, err := access.CreateGrant(ctx, c, t.kind, t.id, subjects[i], in.Permission); err != nil {
-				return err
-			}
+			perms[i] = in.Permission
+		}
+		if err := access.ReplaceGrants(ctx, c, t.grantedOn(), subjects, perms); err != nil {
+			return err
 		}
 		out, err = r.listGrants(ctx, c, t)
 		return err
@@ -117,7 +116,7 @@ func (r *mutationResolver) UpdateDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return nil, err
 	}
-	return p.Update().SetPermission(permission).Save(ctx)
+	return access.ChangeGrant(ctx, r.Client, t.grantedOn(), p, permission)
 }
 
 // RevokeDatasetPermission is the resolver for the revokeDatasetPermission field.
@@ -131,7 +130,7 @@ func (r *mutationResolver) RevokeDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return false, err
 	}
-	return true, r.Client.DatasetPermission.DeleteOne(p).Exec(ctx)
+	return true, access.RevokeGrant(ctx, r.Client, t.grantedOn(), p)
 }
 
 // DatasetPermissions is the resolver for the datasetPermissions field.

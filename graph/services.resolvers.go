@@ -37,7 +37,7 @@ func (r *mutationResolver) SetServiceEnabled(ctx context.Context, typeArg Datase
 	if err != nil {
 		return nil, err
 	}
-	if err := access.SwitchService(ctx, r.Client, s.Owner, s.ServiceState, enabled); err != nil {
+	if err := access.SwitchServiceAudited(ctx, r.Client, s.Owner, s.ServiceState, enabled); err != nil {
 		return nil, err
 	}
 	return r.ownerService(ctx, s.Owner, s.ID)
@@ -59,7 +59,7 @@ func (r *mutationResolver) SetServicePermissions(ctx context.Context, typeArg Da
 	}
 	var out []*ent.ServicePermission
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if err := access.ReplaceServicePermissions(ctx, c, s.Owner, s.ID, subjects); err != nil {
+		if err := access.ReplaceServicePermissionsAudited(ctx, c, s.Owner, s.ID, subjects); err != nil {
 			return err
 		}
 		out, err = r.servicePermissionList(ctx, c, s.Owner, s.ID)
@@ -73,12 +73,14 @@ func (r *mutationResolver) UpdateSiteSettings(ctx context.Context, input SiteSet
 	if _, err := access.RequireSiteAdmin(ctx, ""); err != nil {
 		return nil, err
 	}
+	changes := map[string]bool{}
 	for name, v := range map[string]*bool{site.ExternalServices: input.ExternalServices, site.EsriMap: input.EsriMap} {
 		if v != nil {
-			if err := site.Set(ctx, r.Client, name, *v); err != nil {
-				return nil, err
-			}
+			changes[name] = *v
 		}
+	}
+	if err := site.Update(ctx, r.Client, changes); err != nil {
+		return nil, err
 	}
 	return r.Query().SiteSettings(ctx)
 }
@@ -177,7 +179,7 @@ func (r *mutationResolver) DeleteExternalService(ctx context.Context, typeArg Da
 		return false, apperr.New(apperr.NotAllowed, "Built-in services cannot be deleted; disable them instead.")
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		return access.DeleteExternalService(ctx, c, s.Owner, s.ServiceState)
+		return access.DeleteExternalServiceAudited(ctx, c, s.Owner, s.ServiceState)
 	})
 	return err == nil, err
 }

@@ -141,7 +141,7 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	// Versions and their members go with it (foreign keys cascade);
 	// metadata documents have no foreign key and go explicitly.
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if err := access.ForgetDataset(ctx, tx, access.KindSet, s.ID); err != nil {
+		if err := access.ForgetDataset(ctx, tx, access.GrantedOn{Kind: access.KindSet, ID: s.ID, Group: s.GroupID, Label: s.Title}); err != nil {
 			return err
 		}
 		if err := deleteMetadata(ctx, tx, metadata.KindSet, s.ID); err != nil {

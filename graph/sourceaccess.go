@@ -89,5 +89,5 @@ func (r *Resolver) loadSource(ctx context.Context, id int, scope string, need ac
 
 // sourcePermTarget is a source as a permission target.
 func sourcePermTarget(s *ent.Source) permTarget {
-	return permTarget{kind: access.KindSource, id: s.ID, group: s.GroupID}
+	return permTarget{kind: access.KindSource, id: s.ID, group: s.GroupID, label: s.Title}
 }

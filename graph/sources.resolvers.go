@@ -122,8 +122,7 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 		return nil, err
 	}
 	applySourceOptions(upd.Mutation(), opts)
-	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.SourceUpdateOne { return tx.Source.UpdateOne(s) },
-		func(ctx context.Context) (*ent.Source, error) { return r.Client.Source.Get(ctx, s.ID) })
+	return r.updateSourceAudited(ctx, s, upd)
 }
 
 // DeleteSource is the resolver for the deleteSource field.

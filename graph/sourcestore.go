@@ -37,6 +37,9 @@ func (r *Resolver) saveSourceAndScan(ctx context.Context, u *ent.User, build fun
 		if src, err = m.Save(ctx); err != nil {
 			return err
 		}
+		if err := recordSource(ctx, c, "source.create", src, nil, sourceFields(src)); err != nil {
+			return err
+		}
 		if err := access.GrantCreator(ctx, c, access.KindSource, src.ID, u.ID); err != nil {
 			return err
 		}
@@ -139,7 +142,10 @@ func (r *Resolver) deleteSource(ctx context.Context, s *ent.Source) error {
 		if err := access.DeleteGrants(ctx, tx, access.KindSource, s.ID); err != nil {
 			return err
 		}
-		return tx.Source.DeleteOneID(s.ID).Exec(ctx)
+		if err := tx.Source.DeleteOneID(s.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return recordSource(ctx, tx, "source.delete", s, sourceFields(s), nil)
 	})
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ func matrixRules() map[string]rule {
 	serviceRules(rules)
 	queryRules(rules)
 	pageRules(rules)
+	auditRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

@@ -214,8 +214,17 @@ func (v *Viewer) MayUseServiceState(ctx context.Context, c *ent.Client, o Servic
 }
 
 // ForgetDataset removes everything kept about who may use a deleted
-// dataset: its permissions, its service settings and service permissions.
-func ForgetDataset(ctx context.Context, c *ent.Client, kind Kind, id int) error {
+// dataset: its permissions, its service settings and service permissions;
+// and records the deletion in the audit log (RecordDeleted). Call it in
+// the deletion's transaction.
+func ForgetDataset(ctx context.Context, c *ent.Client, on GrantedOn) error {
+	if err := forgetDataset(ctx, c, on.Kind, on.ID); err != nil {
+		return err
+	}
+	return RecordDeleted(ctx, c, on)
+}
+
+func forgetDataset(ctx context.Context, c *ent.Client, kind Kind, id int) error {
 	if err := DeleteGrants(ctx, c, kind, id); err != nil {
 		return err
 	}

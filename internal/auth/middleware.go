@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // Header names the middleware reads or writes.
@@ -122,7 +123,8 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 		h := w.Header()
 		SetAcceptedScopes(h, AnyScope)
 		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
-		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
+		addr := s.clientAddr(r)
+		ctx = audit.WithClientAddr(context.WithValue(ctx, addrKey{}, addr), addr)
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
 			if f.retryAfter > 0 {

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // Method is how a request was authenticated.
@@ -68,7 +69,7 @@ type principalKey struct{}
 
 // WithPrincipal returns ctx carrying p.
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
+	return audit.WithActor(context.WithValue(ctx, principalKey{}, p), p.auditActor())
 }
 
 // FromContext returns the principal of the request, anonymous when none was

@@ -2,9 +2,11 @@ package auth
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // sessionSecretBytes is the entropy of session values and CSRF tokens.
@@ -30,13 +32,22 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 	if err != nil {
 		return nil, "", internalErr(err)
 	}
-	sess, err := s.client.Session.Create().
-		SetUserID(user.ID).
-		SetTokenHash(HashKey(value)).
-		SetCsrfToken(csrf).
-		SetCreatedAt(now).
-		SetExpiresAt(now.Add(s.cfg.SessionTTL)).
-		Save(ctx)
+	var sess *ent.Session
+	err = inTx(ctx, s.client, func(c *ent.Client) error {
+		var err error
+		sess, err = c.Session.Create().
+			SetUserID(user.ID).
+			SetTokenHash(HashKey(value)).
+			SetCsrfToken(csrf).
+			SetCreatedAt(now).
+			SetExpiresAt(now.Add(s.cfg.SessionTTL)).
+			Save(ctx)
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, c, audit.Entry{Action: "session.start", Actor: sessionActor(user, sess),
+			Target: sessionTarget(user, sess), After: map[string]any{"user_id": user.ID, "expires_at": sess.ExpiresAt.UTC()}})
+	})
 	if err != nil {
 		return nil, "", internalErr(err)
 	}
@@ -44,14 +55,39 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 	return sess, value, nil
 }
 
-// EndSession deletes sess; ending a session that is already gone is not an
-// error.
+// EndSession deletes sess, as signing out does, and records it; ending a
+// session that is already gone is not an error and records nothing.
 func (s *Service) EndSession(ctx context.Context, sess *ent.Session) error {
+	err := inTx(ctx, s.client, func(c *ent.Client) error {
+		if err := c.Session.DeleteOneID(sess.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return audit.Record(ctx, c, audit.Entry{Action: "session.end", Target: sessionTarget(sess.Edges.User, sess),
+			Before: map[string]any{"user_id": sess.UserID, "expires_at": sess.ExpiresAt.UTC()}})
+	})
+	if err != nil && !ent.IsNotFound(err) {
+		return internalErr(err)
+	}
+	return nil
+}
+
+// expireSession deletes an expired session: expiry is not an action, so
+// it leaves no audit entry.
+func (s *Service) expireSession(ctx context.Context, sess *ent.Session) error {
 	err := s.client.Session.DeleteOneID(sess.ID).Exec(ctx)
 	if err != nil && !ent.IsNotFound(err) {
 		return internalErr(err)
 	}
 	return nil
+}
+
+// sessionTarget names a session in the audit log (u may be nil).
+func sessionTarget(u *ent.User, sess *ent.Session) audit.Target {
+	t := audit.Target{Type: "session", ID: strconv.Itoa(sess.ID)}
+	if u != nil {
+		t.Label = u.Email
+	}
+	return t
 }
 
 // lookupSession returns the live session whose cookie value is value, with
@@ -69,7 +105,7 @@ func (s *Service) lookupSession(ctx context.Context, value string) (*ent.Session
 		return nil, err
 	}
 	if !sess.ExpiresAt.After(s.clock()) {
-		return nil, s.EndSession(ctx, sess)
+		return nil, s.expireSession(ctx, sess)
 	}
 	if sess.Edges.User == nil || sess.Edges.User.IsLocked {
 		return nil, nil

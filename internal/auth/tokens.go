@@ -7,6 +7,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // MaxTokenNameLength is the longest token name, in bytes (the column's
@@ -40,7 +41,24 @@ func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpe
 	if err != nil {
 		return nil, "", err
 	}
-	create := s.client.Token.Create().
+	var tok *ent.Token
+	err = inTx(ctx, s.client, func(c *ent.Client) error {
+		var err error
+		if tok, err = s.newToken(ctx, c, user, key, name, scope, expires, refs, now); err != nil {
+			return err
+		}
+		return audit.Record(ctx, c, audit.Entry{Action: "token.create", Target: tokenTarget(tok), After: tokenFields(tok)})
+	})
+	if err != nil {
+		return nil, "", internalErr(err)
+	}
+	tok.Edges.User = user
+	return tok, key, nil
+}
+
+// newToken stores a checked token.
+func (s *Service) newToken(ctx context.Context, c *ent.Client, user *ent.User, key, name, scope string, expires *time.Time, refs []string, now time.Time) (*ent.Token, error) {
+	create := c.Token.Create().
 		SetUserID(user.ID).
 		SetName(name).
 		SetKeyHash(HashKey(key)).
@@ -51,12 +69,7 @@ func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpe
 	if refs != nil {
 		create.SetReferrers(refs)
 	}
-	tok, err := create.Save(ctx)
-	if err != nil {
-		return nil, "", internalErr(err)
-	}
-	tok.Edges.User = user
-	return tok, key, nil
+	return create.Save(ctx)
 }
 
 // TokenPatch is a change to a token's settings; nil fields stay as they
@@ -82,6 +95,7 @@ func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPa
 	now := s.clock()
 	fe := apperr.FieldErrors{}
 	upd := s.client.Token.UpdateOne(tok)
+	before := tokenFields(tok)
 	var change tokenChange
 	if patch.Name != nil {
 		upd.SetName(checkTokenName(*patch.Name, fe))
@@ -113,7 +127,19 @@ func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPa
 	if err := checkTokenChange(FromContext(ctx), tok, change); err != nil {
 		return nil, err
 	}
-	out, err := upd.Save(ctx)
+	var out *ent.Token
+	err := inTx(ctx, s.client, func(c *ent.Client) error {
+		u := c.Token.UpdateOneID(tok.ID)
+		if err := copyTokenMutation(u.Mutation(), upd.Mutation()); err != nil {
+			return err
+		}
+		var err error
+		if out, err = u.Save(ctx); err != nil {
+			return err
+		}
+		b, a := changedFields(before, tokenFields(out))
+		return audit.Record(ctx, c, audit.Entry{Action: "token.update", Target: tokenTarget(out), Before: b, After: a})
+	})
 	if ent.IsNotFound(err) {
 		return nil, apperr.ErrNotFound
 	}
@@ -153,12 +179,34 @@ func (s *Service) UserTokens(ctx context.Context, owner *ent.User) ([]*ent.Token
 // DeleteToken deletes tok; it stops working at once.
 func (s *Service) DeleteToken(ctx context.Context, tok *ent.Token) error {
 	defer s.keys.clear()
-	err := s.client.Token.DeleteOneID(tok.ID).Exec(ctx)
+	err := inTx(ctx, s.client, func(c *ent.Client) error {
+		if err := c.Token.DeleteOneID(tok.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return audit.Record(ctx, c, audit.Entry{Action: "token.delete", Target: tokenTarget(tok), Before: tokenFields(tok)})
+	})
 	if ent.IsNotFound(err) {
 		return apperr.ErrNotFound
 	}
 	if err != nil {
 		return internalErr(err)
+	}
+	return nil
+}
+
+// copyTokenMutation copies the field changes of src (built, not run) onto
+// dst, the same change on a transaction's client.
+func copyTokenMutation(dst, src *ent.TokenMutation) error {
+	for _, f := range src.Fields() {
+		v, _ := src.Field(f)
+		if err := dst.SetField(f, v); err != nil {
+			return err
+		}
+	}
+	for _, f := range src.ClearedFields() {
+		if err := dst.ClearField(f); err != nil {
+			return err
+		}
 	}
 	return nil
 }

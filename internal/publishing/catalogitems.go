@@ -7,6 +7,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/notify"
 )
 
@@ -38,6 +39,9 @@ func PublishCatalogItemVersion(ctx context.Context, tx *ent.Client, hub *notify.
 		upd.SetFirstPublishedAt(now)
 	}
 	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	if err := audit.Record(ctx, tx, publishEntry("item", itemRef, v.Title, it.GroupID, it.PublishedVersionID, v.ID, 0)); err != nil {
 		return err
 	}
 	_, err = hub.Publish(ctx, tx, publisherID, "publish.completed", map[string]any{"item_id": itemRef, "version_id": v.ID})

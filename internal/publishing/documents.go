@@ -2,10 +2,12 @@ package publishing
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/notify"
 )
 
@@ -28,6 +30,9 @@ func PublishDocumentVersion(ctx context.Context, tx *ent.Client, hub *notify.Hub
 		upd.SetFirstPublishedAt(now)
 	}
 	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	if err := audit.Record(ctx, tx, publishEntry("document", strconv.Itoa(d.ID), v.Name, d.GroupID, d.PublishedVersionID, v.ID, 0)); err != nil {
 		return err
 	}
 	_, err := hub.Publish(ctx, tx, v.CreatedBy, "publish.completed", map[string]any{"document_id": d.ID, "version_id": v.ID})

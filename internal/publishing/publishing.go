@@ -53,6 +53,9 @@ func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, hub *no
 	if err != nil {
 		return nil, err
 	}
+	if err := recordStart(ctx, c, g, items); err != nil {
+		return nil, err
+	}
 	if len(items.Layers) == 0 {
 		vs, err := c.SetVersion.Query().Where(setversion.IDIn(items.Sets...)).All(ctx)
 		if err != nil {

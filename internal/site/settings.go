@@ -8,6 +8,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/sitesetting"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // The settings, by name.
@@ -65,4 +66,28 @@ func Set(ctx context.Context, c *ent.Client, name string, enabled bool) error {
 	}
 	return c.SiteSetting.Create().SetName(name).SetEnabled(enabled).
 		OnConflictColumns(sitesetting.FieldName).UpdateEnabled().UpdateUpdatedAt().Exec(ctx)
+}
+
+// Update switches the settings changes names, in one transaction with one
+// site.settings entry of the audit log holding the settings before and
+// after. Nothing is written when changes is empty.
+func Update(ctx context.Context, c *ent.Client, changes map[string]bool) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	return audit.Atomically(ctx, c, func(c *ent.Client) error {
+		before, after := map[string]any{}, map[string]any{}
+		for name, on := range changes {
+			was, err := Enabled(ctx, c, name)
+			if err != nil {
+				return err
+			}
+			if err := Set(ctx, c, name, on); err != nil {
+				return err
+			}
+			before[name], after[name] = was, on
+		}
+		return audit.Record(ctx, c, audit.Entry{Action: "site.settings",
+			Target: audit.Target{Type: "site", ID: "settings", Label: "Site settings"}, Before: before, After: after})
+	})
 }

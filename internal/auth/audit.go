@@ -1,0 +1,73 @@
+package auth
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/audit"
+)
+
+// auditActor is p as the audit log names an actor.
+func (p Principal) auditActor() audit.Actor {
+	a := audit.Actor{Kind: audit.ActorAnonymous}
+	if p.User == nil {
+		return a
+	}
+	id := p.User.ID
+	a.UserID, a.Label = &id, p.User.Email
+	switch {
+	case p.Method == TokenAuth && p.Token != nil:
+		tid := p.Token.ID
+		a.Kind, a.TokenID = audit.ActorToken, &tid
+	case p.Method == SessionAuth && p.Session != nil:
+		sid := p.Session.ID
+		a.Kind, a.SessionID = audit.ActorSession, &sid
+	default:
+		a.Kind = audit.ActorSystem
+	}
+	return a
+}
+
+// sessionActor is the actor of a user acting through sess: signing in
+// names the new session, before any principal carries it.
+func sessionActor(u *ent.User, sess *ent.Session) *audit.Actor {
+	uid, sid := u.ID, sess.ID
+	return &audit.Actor{Kind: audit.ActorSession, UserID: &uid, Label: u.Email, SessionID: &sid}
+}
+
+// tokenTarget names tok in the audit log.
+func tokenTarget(tok *ent.Token) audit.Target {
+	return audit.Target{Type: "token", ID: strconv.Itoa(tok.ID), Label: tok.Name}
+}
+
+// tokenFields are the audited fields of a token: never its key or hash.
+func tokenFields(tok *ent.Token) map[string]any {
+	m := map[string]any{"name": tok.Name, "scope": tok.Scope, "user_id": tok.UserID,
+		"key_hint": tok.KeyHint, "referrers": tok.Referrers, "expires_at": nil}
+	if tok.ExpiresAt != nil {
+		m["expires_at"] = tok.ExpiresAt.UTC()
+	}
+	return m
+}
+
+// changedFields keeps of before and after the fields whose values differ.
+func changedFields(before, after map[string]any) (map[string]any, map[string]any) {
+	b, a := map[string]any{}, map[string]any{}
+	for k, v := range after {
+		if !sameValue(before[k], v) {
+			b[k], a[k] = before[k], v
+		}
+	}
+	return b, a
+}
+
+func sameValue(x, y any) bool {
+	return audit.SameJSON(x, y)
+}
+
+// inTx runs fn and its audit entry in one transaction of c (c's own when
+// c is bound to one).
+func inTx(ctx context.Context, c *ent.Client, fn func(c *ent.Client) error) error {
+	return audit.Atomically(ctx, c, fn)
+}
