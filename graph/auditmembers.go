@@ -59,3 +59,6 @@ func recordVersionDelete(ctx context.Context, c *ent.Client, typ, id, label stri
 	}
 	return audit.Record(ctx, c, e)
 }
+
+// auditID renders an entity id as audit targets name it.
+func auditID(id int) string { return strconv.Itoa(id) }

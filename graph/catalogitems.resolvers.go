@@ -141,7 +141,7 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
 func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID string, versionID int) (bool, error) {
-	_, v, err := r.loadItemVersion(ctx, itemID, versionID, itemAdmin)
+	it, v, err := r.loadItemVersion(ctx, itemID, versionID, itemAdmin)
 	if err != nil {
 		return false, err
 	}
@@ -149,9 +149,13 @@ func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID 
 		return false, err
 	}
 	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
-		return tx.CatalogItemVersion.Update().
+		n, err := tx.CatalogItemVersion.Update().
 			Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
 			SetState(catalogitemversion.StateDeleted).Save(ctx)
+		if err != nil || n == 0 {
+			return n, err
+		}
+		return n, recordVersionDelete(ctx, tx, "item", ItemPublicID(it.ID), it.Title, it.GroupID, v.ID)
 	})
 	if err == nil && n == 0 {
 		err = lifecycle.DeletedMeanwhile(v.ID)

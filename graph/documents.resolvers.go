@@ -115,7 +115,7 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.
 func (r *mutationResolver) DeleteDocumentVersion(ctx context.Context, documentID int, versionID int) (bool, error) {
-	_, v, err := r.loadDocumentVersion(ctx, documentID, versionID, true)
+	d, v, err := r.loadDocumentVersion(ctx, documentID, versionID, true)
 	if err != nil {
 		return false, err
 	}
@@ -123,9 +123,13 @@ func (r *mutationResolver) DeleteDocumentVersion(ctx context.Context, documentID
 		return false, err
 	}
 	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
-		return tx.DocumentVersion.Update().
+		n, err := tx.DocumentVersion.Update().
 			Where(documentversion.ID(v.ID), documentversion.StateEQ(documentversion.StateDraft)).
 			SetState(documentversion.StateDeleted).Save(ctx)
+		if err != nil || n == 0 {
+			return n, err
+		}
+		return n, recordVersionDelete(ctx, tx, "document", auditID(d.ID), d.Name, d.GroupID, v.ID)
 	})
 	if err == nil && n == 0 {
 		err = lifecycle.DeletedMeanwhile(v.ID)

@@ -126,7 +126,7 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 
 // DeleteLayerVersion is the resolver for the deleteLayerVersion field.
 func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, versionID int) (bool, error) {
-	_, v, err := r.loadVersion(ctx, layerID, versionID, true)
+	l, v, err := r.loadVersion(ctx, layerID, versionID, true)
 	if err != nil {
 		return false, err
 	}
@@ -140,7 +140,10 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 		if err := featurerows.DeleteVersion(ctx, r.Store, tx, v.ID); err != nil {
 			return err
 		}
-		return c.LayerVersion.UpdateOneID(v.ID).SetState(layerversion.StateDeleted).Exec(ctx)
+		if err := c.LayerVersion.UpdateOneID(v.ID).SetState(layerversion.StateDeleted).Exec(ctx); err != nil {
+			return err
+		}
+		return recordVersionDelete(ctx, c, string(l.Type), auditID(l.ID), l.Name, l.GroupID, v.ID)
 	})
 	if err == nil {
 		r.dropGrids(ctx, v.ID)

@@ -104,9 +104,13 @@ func (r *mutationResolver) DeleteSetDraft(ctx context.Context, setID int, versio
 		return false, apperr.New(apperr.Conflict, "Set %d has never been published: its draft is all it has; delete the set instead.", s.ID)
 	}
 	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
-		return tx.SetVersion.Update().
+		n, err := tx.SetVersion.Update().
 			Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft)).
 			SetState(setversion.StateDeleted).Save(ctx)
+		if err != nil || n == 0 {
+			return n, err
+		}
+		return n, recordVersionDelete(ctx, tx, "set", auditID(s.ID), s.Title, s.GroupID, v.ID)
 	})
 	if err == nil && n == 0 {
 		err = lifecycle.DeletedMeanwhile(v.ID)
