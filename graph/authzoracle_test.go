@@ -3,6 +3,7 @@ package graph_test
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -185,6 +186,11 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/notifications/"
 	case "PublishGroup":
 		return "/publish/" + id + "/"
+	case "AuditEntry":
+		// The page of the audit log that starts at the entry: it holds
+		// the entry only when the caller may read it (restShows).
+		n, _ := strconv.Atoi(id)
+		return fmt.Sprintf("/audit/?after=%d&page_size=1", n+1)
 	case "License":
 		return "/licenses/" + id + "/"
 	case "ExternalServiceTemplate":
@@ -200,7 +206,7 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 // restShows: parts listed in their parent's REST answer must appear
 // there (a feedback record among its feedback's updates, a notification
 // among the caller's).
-var restShows = map[string]bool{"FeedbackRecord": true, "Notification": true, "WebhookDelivery": true}
+var restShows = map[string]bool{"FeedbackRecord": true, "Notification": true, "WebhookDelivery": true, "AuditEntry": true}
 
 // checkRead fails when obj shows the caller something REST refuses them.
 func (m *gqlMatrix) checkRead(t *testing.T, caller string, obj map[string]any, path string, ancestors []map[string]any) {
