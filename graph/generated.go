@@ -37,6 +37,7 @@ import (
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/graph/scalar"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/deprecation"
@@ -104,6 +105,44 @@ type ComplexityRoot struct {
 		Status    func(childComplexity int) int
 		UpdatedAt func(childComplexity int) int
 		User      func(childComplexity int) int
+	}
+
+	AuditActor struct {
+		Kind      func(childComplexity int) int
+		Label     func(childComplexity int) int
+		SessionID func(childComplexity int) int
+		TokenID   func(childComplexity int) int
+		UserID    func(childComplexity int) int
+	}
+
+	AuditEntry struct {
+		Action     func(childComplexity int) int
+		Actor      func(childComplexity int) int
+		After      func(childComplexity int) int
+		Before     func(childComplexity int) int
+		ClientAddr func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		GroupIDs   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Target     func(childComplexity int) int
+	}
+
+	AuditEntryConnection struct {
+		Edges       func(childComplexity int) int
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+		TotalCount  func(childComplexity int) int
+	}
+
+	AuditEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	AuditTarget struct {
+		ID    func(childComplexity int) int
+		Label func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	CatalogItem struct {
@@ -898,6 +937,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AccessRequest             func(childComplexity int, groupID int, requestID int) int
+		AuditEntries              func(childComplexity int, filter *AuditEntryFilter, first *int, after *string) int
 		CatalogItem               func(childComplexity int, id string) int
 		CatalogItemAccessRequest  func(childComplexity int, itemID string, requestID int) int
 		CatalogItemAccessRequests func(childComplexity int, itemID string) int
@@ -1598,6 +1638,7 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	AuditEntries(ctx context.Context, filter *AuditEntryFilter, first *int, after *string) (*AuditEntryConnection, error)
 	CatalogItemAccessRequests(ctx context.Context, itemID string) ([]*ent.DatasetAccessRequest, error)
 	CatalogItemAccessRequest(ctx context.Context, itemID string, requestID int) (*ent.DatasetAccessRequest, error)
 	CatalogItemFeedback(ctx context.Context, itemID string, typeArg *FeedbackType, page *int, pageSize *int) (*FeedbackPage, error)
@@ -1788,6 +1829,149 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessRequest.User(childComplexity), true
+
+	case "AuditActor.kind":
+		if e.ComplexityRoot.AuditActor.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Kind(childComplexity), true
+	case "AuditActor.label":
+		if e.ComplexityRoot.AuditActor.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Label(childComplexity), true
+	case "AuditActor.sessionID":
+		if e.ComplexityRoot.AuditActor.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.SessionID(childComplexity), true
+	case "AuditActor.tokenID":
+		if e.ComplexityRoot.AuditActor.TokenID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.TokenID(childComplexity), true
+	case "AuditActor.userID":
+		if e.ComplexityRoot.AuditActor.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.UserID(childComplexity), true
+
+	case "AuditEntry.action":
+		if e.ComplexityRoot.AuditEntry.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Action(childComplexity), true
+	case "AuditEntry.actor":
+		if e.ComplexityRoot.AuditEntry.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
+	case "AuditEntry.after":
+		if e.ComplexityRoot.AuditEntry.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.After(childComplexity), true
+	case "AuditEntry.before":
+		if e.ComplexityRoot.AuditEntry.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Before(childComplexity), true
+	case "AuditEntry.clientAddr":
+		if e.ComplexityRoot.AuditEntry.ClientAddr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ClientAddr(childComplexity), true
+	case "AuditEntry.createdAt":
+		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.CreatedAt(childComplexity), true
+	case "AuditEntry.groupIDs":
+		if e.ComplexityRoot.AuditEntry.GroupIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.GroupIDs(childComplexity), true
+	case "AuditEntry.id":
+		if e.ComplexityRoot.AuditEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ID(childComplexity), true
+	case "AuditEntry.target":
+		if e.ComplexityRoot.AuditEntry.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Target(childComplexity), true
+
+	case "AuditEntryConnection.edges":
+		if e.ComplexityRoot.AuditEntryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.Edges(childComplexity), true
+	case "AuditEntryConnection.endCursor":
+		if e.ComplexityRoot.AuditEntryConnection.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.EndCursor(childComplexity), true
+	case "AuditEntryConnection.hasNextPage":
+		if e.ComplexityRoot.AuditEntryConnection.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.HasNextPage(childComplexity), true
+	case "AuditEntryConnection.totalCount":
+		if e.ComplexityRoot.AuditEntryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.TotalCount(childComplexity), true
+
+	case "AuditEntryEdge.cursor":
+		if e.ComplexityRoot.AuditEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Cursor(childComplexity), true
+	case "AuditEntryEdge.node":
+		if e.ComplexityRoot.AuditEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Node(childComplexity), true
+
+	case "AuditTarget.id":
+		if e.ComplexityRoot.AuditTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.ID(childComplexity), true
+	case "AuditTarget.label":
+		if e.ComplexityRoot.AuditTarget.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Label(childComplexity), true
+	case "AuditTarget.type":
+		if e.ComplexityRoot.AuditTarget.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Type(childComplexity), true
 
 	case "CatalogItem.attachments":
 		if e.ComplexityRoot.CatalogItem.Attachments == nil {
@@ -5775,6 +5959,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Query.auditEntries":
+		if e.ComplexityRoot.Query.AuditEntries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditEntries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditEntries(childComplexity, args["filter"].(*AuditEntryFilter), args["first"].(*int), args["after"].(*string)), true
 	case "Query.catalogItem":
 		if e.ComplexityRoot.Query.CatalogItem == nil {
 			break
@@ -8105,6 +8300,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAuditEntryFilter,
 		ec.unmarshalInputCatalogItemOrder,
 		ec.unmarshalInputCatalogItemVersionOrder,
 		ec.unmarshalInputChangeDatasetInput,
@@ -8259,6 +8455,86 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/audit.graphql", Input: `# The audit log (internal/audit): who changed what, when and from where.
+# Read-only: no mutation changes or deletes an entry. Site admins read every
+# entry, group admins the entries concerning their groups, anyone else none.
+
+extend type Query {
+  """
+  Audit entries the caller may read, newest first, filtered. first is the
+  page size (1 to 1000, default 50); after is the endCursor of the previous
+  page. Needs a signed-in user (a token needs the users:read scope).
+  """
+  auditEntries(filter: AuditEntryFilter, first: Int, after: String): AuditEntryConnection!
+}
+
+"Narrows auditEntries; every given field must match."
+input AuditEntryFilter {
+  "The acting user's id."
+  actorUserID: Int
+  "The target's type, such as layer, token or group."
+  targetType: String
+  "The target's id (needs targetType)."
+  targetID: String
+  "An action name, or a prefix ending in . or .* (token. matches token.create)."
+  action: String
+  "Entries at or after this time."
+  from: Time
+  "Entries before this time."
+  to: Time
+}
+
+"One page of audit entries."
+type AuditEntryConnection {
+  edges: [AuditEntryEdge!]!
+  "Entries the filter matches for the caller, on all pages."
+  totalCount: Int!
+  "The cursor of the next page: pass it as after; null on the last page."
+  endCursor: String
+  hasNextPage: Boolean!
+}
+
+type AuditEntryEdge {
+  node: AuditEntry!
+  cursor: String!
+}
+
+"One change, as it was recorded."
+type AuditEntry {
+  id: ID!
+  createdAt: Time!
+  actor: AuditActor!
+  "Dotted name of the change, such as permission.grant or layer.publish."
+  action: String!
+  target: AuditTarget!
+  "The changed fields before the change (null for a creation)."
+  before: Map
+  "The changed fields after the change (null for a deletion)."
+  after: Map
+  "The client's address (behind the operator's trusted proxies)."
+  clientAddr: String!
+  "The groups the change concerns."
+  groupIDs: [Int!]!
+}
+
+"Who made a change."
+type AuditActor {
+  "session, token, anonymous (signing in) or system."
+  kind: String!
+  userID: Int
+  "The user's name when the entry was written."
+  label: String!
+  sessionID: Int
+  tokenID: Int
+}
+
+"What a change was made to."
+type AuditTarget {
+  type: String!
+  id: String!
+  label: String!
+}
+`, BuiltIn: false},
 	{Name: "../schema/catalogitemaccess.graphql", Input: `# The administrators' side of requests for access to a catalog item: the
 # item's admins list the outstanding requests and approve (granting the
 # requester a dataset permission on the item) or decline them.
@@ -14233,6 +14509,82 @@ func (ec *executionContext) childFields_AccessRequest(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type AccessRequest", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_AuditActor_kind(ctx, field)
+	case "userID":
+		return ec.fieldContext_AuditActor_userID(ctx, field)
+	case "label":
+		return ec.fieldContext_AuditActor_label(ctx, field)
+	case "sessionID":
+		return ec.fieldContext_AuditActor_sessionID(ctx, field)
+	case "tokenID":
+		return ec.fieldContext_AuditActor_tokenID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditActor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AuditEntry_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEntry_actor(ctx, field)
+	case "action":
+		return ec.fieldContext_AuditEntry_action(ctx, field)
+	case "target":
+		return ec.fieldContext_AuditEntry_target(ctx, field)
+	case "before":
+		return ec.fieldContext_AuditEntry_before(ctx, field)
+	case "after":
+		return ec.fieldContext_AuditEntry_after(ctx, field)
+	case "clientAddr":
+		return ec.fieldContext_AuditEntry_clientAddr(ctx, field)
+	case "groupIDs":
+		return ec.fieldContext_AuditEntry_groupIDs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AuditEntryConnection_totalCount(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_AuditEntryConnection_endCursor(ctx, field)
+	case "hasNextPage":
+		return ec.fieldContext_AuditEntryConnection_hasNextPage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditTarget_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditTarget_id(ctx, field)
+	case "label":
+		return ec.fieldContext_AuditTarget_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditTarget", field.Name)
+}
+
 func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -18531,6 +18883,36 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_auditEntries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*AuditEntryFilter, error) {
+			return ec.unmarshalOAuditEntryFilter2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_catalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20454,6 +20836,571 @@ func (ec *executionContext) _AccessRequest_closedAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_AccessRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AuditActor_kind(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditActor_userID(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditActor_label(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditActor_sessionID(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_sessionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_sessionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditActor_tokenID(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_tokenID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TokenID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_tokenID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_id(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_createdAt(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_actor(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+			return ec.marshalNAuditActor2githubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditActor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntry_action(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_target(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Target) graphql.Marshaler {
+			return ec.marshalNAuditTarget2githubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntry_before(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_after(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_clientAddr(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_clientAddr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientAddr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_clientAddr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_groupIDs(ctx context.Context, field graphql.CollectedField, obj *audit.Logged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_groupIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_groupIDs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*AuditEntryEdge) graphql.Marshaler {
+			return ec.marshalNAuditEntryEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryConnection_endCursor(ctx context.Context, field graphql.CollectedField, obj *AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryConnection_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryConnection", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *audit.Logged) graphql.Marshaler {
+			return ec.marshalNAuditEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐLogged(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditTarget_type(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditTarget_id(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditTarget_label(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogItem_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
@@ -36644,6 +37591,50 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_auditEntries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditEntries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditEntries(ctx, fc.Args["filter"].(*AuditEntryFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *AuditEntryConnection) graphql.Marshaler {
+			return ec.marshalNAuditEntryConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditEntries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditEntries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_catalogItemAccessRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47420,6 +48411,71 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputAuditEntryFilter(ctx context.Context, obj any) (AuditEntryFilter, error) {
+	var it AuditEntryFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"actorUserID", "targetType", "targetID", "action", "from", "to"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "actorUserID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actorUserID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActorUserID = data
+		case "targetType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetType = data
+		case "targetID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetID = data
+		case "action":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("action"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Action = data
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		}
+	}
+	return it, nil
+}
 
 func (ec *executionContext) unmarshalInputCatalogItemOrder(ctx context.Context, obj any) (ent.CatalogItemOrder, error) {
 	var it ent.CatalogItemOrder
@@ -61838,6 +62894,286 @@ func (ec *executionContext) _AccessRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var auditActorImplementors = []string{"AuditActor"}
+
+func (ec *executionContext) _AuditActor(ctx context.Context, sel ast.SelectionSet, obj *audit.Actor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditActorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditActor")
+		case "kind":
+			out.Values[i] = ec._AuditActor_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._AuditActor_userID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._AuditActor_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessionID":
+			out.Values[i] = ec._AuditActor_sessionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tokenID":
+			out.Values[i] = ec._AuditActor_tokenID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryImplementors = []string{"AuditEntry"}
+
+func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *audit.Logged) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntry")
+		case "id":
+			out.Values[i] = ec._AuditEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._AuditEntry_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actor":
+			out.Values[i] = ec._AuditEntry_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._AuditEntry_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._AuditEntry_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._AuditEntry_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._AuditEntry_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientAddr":
+			out.Values[i] = ec._AuditEntry_clientAddr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "groupIDs":
+			out.Values[i] = ec._AuditEntry_groupIDs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryConnectionImplementors = []string{"AuditEntryConnection"}
+
+func (ec *executionContext) _AuditEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *AuditEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntryConnection")
+		case "edges":
+			out.Values[i] = ec._AuditEntryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._AuditEntryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._AuditEntryConnection_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasNextPage":
+			out.Values[i] = ec._AuditEntryConnection_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryEdgeImplementors = []string{"AuditEntryEdge"}
+
+func (ec *executionContext) _AuditEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *AuditEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntryEdge")
+		case "node":
+			out.Values[i] = ec._AuditEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._AuditEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditTargetImplementors = []string{"AuditTarget"}
+
+func (ec *executionContext) _AuditTarget(ctx context.Context, sel ast.SelectionSet, obj *audit.Target) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditTarget")
+		case "type":
+			out.Values[i] = ec._AuditTarget_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._AuditTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._AuditTarget_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var catalogItemImplementors = []string{"CatalogItem", "Node", "Dataset"}
 
 func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItem) graphql.Marshaler {
@@ -69984,6 +71320,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditEntries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditEntries(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "catalogItemAccessRequests":
 			field := field
 
@@ -76107,6 +77465,60 @@ func (ec *executionContext) marshalNAccessRequestStatus2githubᚗcomᚋgeopubᚋ
 	return v
 }
 
+func (ec *executionContext) marshalNAuditActor2githubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐActor(ctx context.Context, sel ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+	return ec._AuditActor(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐLogged(ctx context.Context, sel ast.SelectionSet, v *audit.Logged) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEntryConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryConnection(ctx context.Context, sel ast.SelectionSet, v *AuditEntryConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEntryEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*AuditEntryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEntryEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAuditEntryEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryEdge(ctx context.Context, sel ast.SelectionSet, v *AuditEntryEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditEntryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditTarget2githubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐTarget(ctx context.Context, sel ast.SelectionSet, v audit.Target) graphql.Marshaler {
+	return ec._AuditTarget(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -79050,6 +80462,14 @@ func (ec *executionContext) marshalOAny2interface(ctx context.Context, sel ast.S
 	_ = ctx
 	res := graphql.MarshalAny(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOAuditEntryFilter2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐAuditEntryFilter(ctx context.Context, v any) (*AuditEntryFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAuditEntryFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {

@@ -17,9 +17,41 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 )
+
+// One page of audit entries.
+type AuditEntryConnection struct {
+	Edges []*AuditEntryEdge `json:"edges"`
+	// Entries the filter matches for the caller, on all pages.
+	TotalCount int `json:"totalCount"`
+	// The cursor of the next page: pass it as after; null on the last page.
+	EndCursor   *string `json:"endCursor,omitempty"`
+	HasNextPage bool    `json:"hasNextPage"`
+}
+
+type AuditEntryEdge struct {
+	Node   *audit.Logged `json:"node"`
+	Cursor string        `json:"cursor"`
+}
+
+// Narrows auditEntries; every given field must match.
+type AuditEntryFilter struct {
+	// The acting user's id.
+	ActorUserID *int `json:"actorUserID,omitempty"`
+	// The target's type, such as layer, token or group.
+	TargetType *string `json:"targetType,omitempty"`
+	// The target's id (needs targetType).
+	TargetID *string `json:"targetID,omitempty"`
+	// An action name, or a prefix ending in . or .* (token. matches token.create).
+	Action *string `json:"action,omitempty"`
+	// Entries at or after this time.
+	From *time.Time `json:"from,omitempty"`
+	// Entries before this time.
+	To *time.Time `json:"to,omitempty"`
+}
 
 // A page of catalog items.
 type CatalogItemPage struct {
