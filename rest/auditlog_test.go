@@ -1,8 +1,6 @@
 package rest_test
 
 import (
-	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
