@@ -8,6 +8,9 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
+// MaxAuditPage is the most entries one auditEntries page holds.
+const MaxAuditPage = 1000
+
 // AuditScope is the token scope reading the audit log needs.
 const AuditScope = auth.ScopeUsersRead
 

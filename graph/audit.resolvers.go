@@ -18,8 +18,8 @@ func (r *queryResolver) AuditEntries(ctx context.Context, filter *AuditEntryFilt
 	size := 0
 	if first != nil {
 		size = *first
-		if size < 1 {
-			return nil, apperr.Field("first", fmt.Sprintf("Give a page size from 1 to %d.", audit.MaxPageSize))
+		if size < 1 || size > MaxAuditPage {
+			return nil, apperr.Field("first", fmt.Sprintf("Give a page size from 1 to %d.", MaxAuditPage))
 		}
 	}
 	cursor := ""

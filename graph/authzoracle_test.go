@@ -102,6 +102,7 @@ var publicByName = map[string]string{
 	"FeedbackPerson": "the author or assignee's name, as REST feedback shows it",
 	"User":           "names only unless user(id:) / GET /users/{id} answers the caller (e-mail checked apart)",
 	"Category":       "public reference data (GET /categories/ answers anyone)",
+	"AuditTarget":    "part of an audit entry, which the oracle checks itself",
 }
 
 // restURL is the REST URL of an object GraphQL returned, found from its

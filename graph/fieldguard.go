@@ -136,6 +136,7 @@ var fieldGuards = map[string]fieldGuard{
 	// The root queries are the direct lookups: each loads through its
 	// entity's read rule (load*, *Visible, sourceWhere, visibleUser).
 	"Query.accessRequest":             {rule: ruleRoot},
+	"AuditEntry.target":               {rule: "part of an entry audit.List let the caller read"},
 	"Query.auditEntries":              {rule: "site admins read every entry, group admins the entries naming their groups, others none (audit.List)"},
 	"Query.catalogItem":               {rule: ruleRoot},
 	"Query.search":                    {rule: "the search engine applies the datasets' read rule live (access.Viewer.VisibleSQL): published versions to viewers, drafts to editors"},

@@ -19,7 +19,7 @@ func auditOps(ops *[]*apidoc.Operation) {
 		{Name: "from", Description: "Only changes at or after this RFC 3339 time."},
 		{Name: "to", Description: "Only changes before this RFC 3339 time."},
 		{Name: "after", Description: "The cursor to read on from, as the page-next link gives it."},
-		{Name: "page_size", Description: fmt.Sprintf("Entries per page, 1 to %d (default %d).", audit.MaxPageSize, audit.DefaultPageSize)},
+		{Name: "page_size", Description: fmt.Sprintf("Entries per page, 1 to %d (%d for CSV; default %d).", auditMaxJSONPage, auditMaxCSVPage, audit.DefaultPageSize)},
 	}
 	describe := "Who changed what, when and from where: permissions, group membership, tokens, sessions, publishes, " +
 		"deletions, site settings, sources and service switches, newest first. Site administrators read every entry, " +

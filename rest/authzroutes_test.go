@@ -23,11 +23,11 @@ func matrixRules() map[string]rule {
 	catalogueRules(rules)
 	exportRules(rules)
 	cropLayerRules(rules)
+	auditRules(rules)
 	optionsRules(rules)
 	serviceRules(rules)
 	queryRules(rules)
 	pageRules(rules)
-	auditRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

@@ -36,7 +36,7 @@ var largeCapLists = []string{"GET /groups", "GET /sources/{sid}/datasources", "G
 // cursorLists page by cursor (?after=), not by page number: their Link
 // header has page-first and page-next, and no page-last.
 var cursorLists = []string{"GET /notifications", "GET /changes", "GET /layers/{id}/changes", "GET /tables/{id}/changes",
-	"GET /sets/{id}/changes", "GET /documents/{id}/changes", "GET /items/{cid}/changes", "GET /webhooks/{wid}/deliveries"}
+	"GET /sets/{id}/changes", "GET /documents/{id}/changes", "GET /items/{cid}/changes", "GET /webhooks/{wid}/deliveries", "GET /audit"}
 
 // resourceRangeRE is X-Resource-Range: start-end/total.
 var resourceRangeRE = regexp.MustCompile(`^(\d+)-(\d+)/(\d+)$`)

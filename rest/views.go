@@ -54,6 +54,7 @@ var views = map[string]viewInfo{
 	"/items":                       {name: "Catalog Item List", expansions: expandList},
 	"/items/drafts":                {name: "Catalog Item Draft List", expansions: expandList},
 	"/sources":                     {name: "Source List", expansions: expandList},
+	"/audit":                       {name: "Audit Entry List"},
 	"/sources/{sid}/datasources":   {name: "Datasource List", expansions: expandList},
 	"/users/me":                    {name: "User", expansions: nil},
 	"/users/{uid}/access":          {name: "User Access List", expansions: nil},

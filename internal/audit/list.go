@@ -16,8 +16,8 @@ import (
 
 // Page sizes of List.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 1000
+	DefaultPageSize = 100
+	MaxPageSize     = 10000
 )
 
 // Logged is an entry as it was recorded.
