@@ -10,7 +10,6 @@ import (
 	"fmt"
 
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/audit"
 )
 
 // AuditEntries is the resolver for the auditEntries field.
