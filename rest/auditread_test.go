@@ -92,10 +92,12 @@ func TestAuditReadersSeeWhatConcernsThem(t *testing.T) {
 		if got := auditList(t, e, admin.Key, "?from=2999-01-01T00:00:00Z"); len(got) != 0 {
 			t.Fatalf("from the future: %d entries", len(got))
 		}
-		for _, q := range []string{"?from=yesterday", "?page_size=0", "?after=x", "?target_id=4", "?actor=me"} {
+		// Bad input: 400 naming the parameter (the API's field errors).
+		for q, field := range map[string]string{"?from=yesterday": "from", "?page_size=0": "page_size", "?page_size=201": "page_size",
+			"?after=x": "after", "?target_id=4": "target_id", "?actor=me": "actor"} {
 			r := e.Do(t, req{Path: "/audit/" + q, Key: admin.Key})
-			if r.Status != http.StatusBadRequest || !bytes.Contains(r.Body, []byte(`"detail"`)) {
-				t.Fatalf("%s: status %d body %s, want 400 with a detail", q, r.Status, r.Body)
+			if r.Status != http.StatusBadRequest || !bytes.Contains(r.Body, []byte(`"`+field+`"`)) {
+				t.Fatalf("%s: status %d body %s, want 400 naming %s", q, r.Status, r.Body, field)
 			}
 		}
 		// Paging: one entry a page, the Link header leads on.
