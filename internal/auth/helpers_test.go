@@ -12,6 +12,9 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/geopub/geopub/ent"
+	// Schema defaults and hooks live in ent/runtime since AuditEntry has
+	// a schema hook; the store imports it, this client needs it too.
+	_ "github.com/geopub/geopub/ent/runtime"
 )
 
 // newTestClient returns an Ent client over a private in-memory SQLite
