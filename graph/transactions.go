@@ -41,33 +41,6 @@ func copyMutation(dst, src entgo.Mutation) error {
 	return nil
 }
 
-// updatable is an Ent UpdateOne builder of entities T.
-type updatable[T any, M entgo.Mutation] interface {
-	Mutation() M
-	Save(context.Context) (T, error)
-}
-
-// updateInTx runs the field changes assembled on upd (built on r.Client,
-// not run) through the builder on(tx) returns, in a transaction of its
-// own, so the search feed sees them there; then it reads the row back
-// with reread, through r.Client: what the transaction saved belongs to
-// it, and it has ended by then.
-func updateInTx[T any, M entgo.Mutation, U updatable[T, M]](ctx context.Context, r *Resolver, upd U, on func(tx *ent.Client) U, reread func(context.Context) (T, error)) (T, error) {
-	_, err := inTx(ctx, r, func(ctx context.Context, tx *ent.Client) (T, error) {
-		u := on(tx)
-		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
-			var zero T
-			return zero, err
-		}
-		return u.Save(ctx)
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return reread(ctx)
-}
-
 // inTx is withTx for a write that returns a value: fn's result when the
 // transaction commits.
 func inTx[T any](ctx context.Context, r *Resolver, fn func(ctx context.Context, tx *ent.Client) (T, error)) (T, error) {
