@@ -1116,6 +1116,18 @@ func init() {
 	sessionDescCreatedAt := sessionFields[3].Descriptor()
 	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
 	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescClientAddr is the schema descriptor for client_addr field.
+	sessionDescClientAddr := sessionFields[6].Descriptor()
+	// session.DefaultClientAddr holds the default value on creation for the client_addr field.
+	session.DefaultClientAddr = sessionDescClientAddr.Default.(string)
+	// session.ClientAddrValidator is a validator for the "client_addr" field. It is called by the builders before save.
+	session.ClientAddrValidator = sessionDescClientAddr.Validators[0].(func(string) error)
+	// sessionDescUserAgent is the schema descriptor for user_agent field.
+	sessionDescUserAgent := sessionFields[7].Descriptor()
+	// session.DefaultUserAgent holds the default value on creation for the user_agent field.
+	session.DefaultUserAgent = sessionDescUserAgent.Default.(string)
+	// session.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	session.UserAgentValidator = sessionDescUserAgent.Validators[0].(func(string) error)
 	setMixin := schema.Set{}.Mixin()
 	setMixinFields0 := setMixin[0].Fields()
 	_ = setMixinFields0

@@ -123,6 +123,7 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 		SetAcceptedScopes(h, AnyScope)
 		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
 		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
+		ctx = WithUserAgent(ctx, r.UserAgent())
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
 			if f.retryAfter > 0 {
@@ -253,6 +254,7 @@ func (s *Service) authenticateSession(ctx context.Context, r *http.Request, valu
 		_ = ClearSessionCookie(ctx) // the hook is always present here
 		return Principal{}, nil
 	}
+	s.touchSession(ctx, sess, s.clock())
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)
 		if got == "" {
