@@ -103,7 +103,9 @@ func (t transfer) kinds() []ownedKind {
 				return u.Exec(ctx)
 			}},
 		{access.KindSource, "",
-			func(ctx context.Context) ([]int, error) { return c.Source.Query().Where(source.UserID(t.from)).IDs(ctx) },
+			func(ctx context.Context) ([]int, error) {
+				return c.Source.Query().Where(source.UserID(t.from)).IDs(ctx)
+			},
 			func(ctx context.Context, ids []int) error {
 				u := c.Source.Update().Where(source.IDIn(ids...)).SetUserID(t.creator)
 				if g != 0 {
