@@ -21,13 +21,13 @@ func accountsVersions(t *testing.T, e *env, key string, d permDataset) int {
 	return len(list)
 }
 
-// accountsDetail checks a refusal: its status and that its detail names
-// want.
+// accountsDetail checks a refusal: its status and that its body ({"detail"}
+// or, for a field, {"field": [...]}) names want.
 func accountsDetail(t *testing.T, r *servertest.Response, status int, want string) {
 	t.Helper()
 	expectStatus(t, r, status)
-	if d := r.Detail(t); !strings.Contains(d, want) {
-		t.Fatalf("detail %q, want it to mention %q", d, want)
+	if !strings.Contains(string(r.Body), want) {
+		t.Fatalf("body %s, want it to mention %q", r.Body, want)
 	}
 }
 
