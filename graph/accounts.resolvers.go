@@ -14,12 +14,12 @@ import (
 
 // LockUser is the resolver for the lockUser field.
 func (r *mutationResolver) LockUser(ctx context.Context, id int) (*ent.User, error) {
-	return r.Accounts.Lock(ctx, id)
+	return r.lockUser(ctx, id, true)
 }
 
 // UnlockUser is the resolver for the unlockUser field.
 func (r *mutationResolver) UnlockUser(ctx context.Context, id int) (*ent.User, error) {
-	return r.Accounts.Unlock(ctx, id)
+	return r.lockUser(ctx, id, false)
 }
 
 // DeleteUser is the resolver for the deleteUser field.
