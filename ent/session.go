@@ -28,6 +28,12 @@ type Session struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// ExpiresAt holds the value of the "expires_at" field.
 	ExpiresAt time.Time `json:"expires_at,omitempty"`
+	// When a request last used the session, rewritten at most once a minute.
+	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
+	// The client address the session was started from.
+	ClientAddr string `json:"client_addr,omitempty"`
+	// The User-Agent the session was started with, cut to 512 bytes.
+	UserAgent string `json:"user_agent,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SessionQuery when eager-loading is set.
 	Edges        SessionEdges `json:"edges"`
@@ -63,9 +69,9 @@ func (*Session) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case session.FieldID, session.FieldUserID:
 			values[i] = new(sql.NullInt64)
-		case session.FieldTokenHash, session.FieldCsrfToken:
+		case session.FieldTokenHash, session.FieldCsrfToken, session.FieldClientAddr, session.FieldUserAgent:
 			values[i] = new(sql.NullString)
-		case session.FieldCreatedAt, session.FieldExpiresAt:
+		case session.FieldCreatedAt, session.FieldExpiresAt, session.FieldLastSeenAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -117,6 +123,25 @@ func (_m *Session) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field expires_at", values[i])
 			} else if value.Valid {
 				_m.ExpiresAt = value.Time
+			}
+		case session.FieldLastSeenAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field last_seen_at", values[i])
+			} else if value.Valid {
+				_m.LastSeenAt = new(time.Time)
+				*_m.LastSeenAt = value.Time
+			}
+		case session.FieldClientAddr:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field client_addr", values[i])
+			} else if value.Valid {
+				_m.ClientAddr = value.String
+			}
+		case session.FieldUserAgent:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field user_agent", values[i])
+			} else if value.Valid {
+				_m.UserAgent = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -171,6 +196,17 @@ func (_m *Session) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("expires_at=")
 	builder.WriteString(_m.ExpiresAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.LastSeenAt; v != nil {
+		builder.WriteString("last_seen_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("client_addr=")
+	builder.WriteString(_m.ClientAddr)
+	builder.WriteString(", ")
+	builder.WriteString("user_agent=")
+	builder.WriteString(_m.UserAgent)
 	builder.WriteByte(')')
 	return builder.String()
 }

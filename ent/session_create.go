@@ -61,6 +61,48 @@ func (_c *SessionCreate) SetExpiresAt(v time.Time) *SessionCreate {
 	return _c
 }
 
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_c *SessionCreate) SetLastSeenAt(v time.Time) *SessionCreate {
+	_c.mutation.SetLastSeenAt(v)
+	return _c
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_c *SessionCreate) SetNillableLastSeenAt(v *time.Time) *SessionCreate {
+	if v != nil {
+		_c.SetLastSeenAt(*v)
+	}
+	return _c
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (_c *SessionCreate) SetClientAddr(v string) *SessionCreate {
+	_c.mutation.SetClientAddr(v)
+	return _c
+}
+
+// SetNillableClientAddr sets the "client_addr" field if the given value is not nil.
+func (_c *SessionCreate) SetNillableClientAddr(v *string) *SessionCreate {
+	if v != nil {
+		_c.SetClientAddr(*v)
+	}
+	return _c
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_c *SessionCreate) SetUserAgent(v string) *SessionCreate {
+	_c.mutation.SetUserAgent(v)
+	return _c
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_c *SessionCreate) SetNillableUserAgent(v *string) *SessionCreate {
+	if v != nil {
+		_c.SetUserAgent(*v)
+	}
+	return _c
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_c *SessionCreate) SetUser(v *User) *SessionCreate {
 	return _c.SetUserID(v.ID)
@@ -105,6 +147,14 @@ func (_c *SessionCreate) defaults() {
 		v := session.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.ClientAddr(); !ok {
+		v := session.DefaultClientAddr
+		_c.mutation.SetClientAddr(v)
+	}
+	if _, ok := _c.mutation.UserAgent(); !ok {
+		v := session.DefaultUserAgent
+		_c.mutation.SetUserAgent(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -133,6 +183,22 @@ func (_c *SessionCreate) check() error {
 	}
 	if _, ok := _c.mutation.ExpiresAt(); !ok {
 		return &ValidationError{Name: "expires_at", err: errors.New(`ent: missing required field "Session.expires_at"`)}
+	}
+	if _, ok := _c.mutation.ClientAddr(); !ok {
+		return &ValidationError{Name: "client_addr", err: errors.New(`ent: missing required field "Session.client_addr"`)}
+	}
+	if v, ok := _c.mutation.ClientAddr(); ok {
+		if err := session.ClientAddrValidator(v); err != nil {
+			return &ValidationError{Name: "client_addr", err: fmt.Errorf(`ent: validator failed for field "Session.client_addr": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.UserAgent(); !ok {
+		return &ValidationError{Name: "user_agent", err: errors.New(`ent: missing required field "Session.user_agent"`)}
+	}
+	if v, ok := _c.mutation.UserAgent(); ok {
+		if err := session.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "Session.user_agent": %w`, err)}
+		}
 	}
 	if len(_c.mutation.UserIDs()) == 0 {
 		return &ValidationError{Name: "user", err: errors.New(`ent: missing required edge "Session.user"`)}
@@ -179,6 +245,18 @@ func (_c *SessionCreate) createSpec() (*Session, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ExpiresAt(); ok {
 		_spec.SetField(session.FieldExpiresAt, field.TypeTime, value)
 		_node.ExpiresAt = value
+	}
+	if value, ok := _c.mutation.LastSeenAt(); ok {
+		_spec.SetField(session.FieldLastSeenAt, field.TypeTime, value)
+		_node.LastSeenAt = &value
+	}
+	if value, ok := _c.mutation.ClientAddr(); ok {
+		_spec.SetField(session.FieldClientAddr, field.TypeString, value)
+		_node.ClientAddr = value
+	}
+	if value, ok := _c.mutation.UserAgent(); ok {
+		_spec.SetField(session.FieldUserAgent, field.TypeString, value)
+		_node.UserAgent = value
 	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -297,6 +375,48 @@ func (u *SessionUpsert) UpdateExpiresAt() *SessionUpsert {
 	return u
 }
 
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *SessionUpsert) SetLastSeenAt(v time.Time) *SessionUpsert {
+	u.Set(session.FieldLastSeenAt, v)
+	return u
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *SessionUpsert) UpdateLastSeenAt() *SessionUpsert {
+	u.SetExcluded(session.FieldLastSeenAt)
+	return u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *SessionUpsert) ClearLastSeenAt() *SessionUpsert {
+	u.SetNull(session.FieldLastSeenAt)
+	return u
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (u *SessionUpsert) SetClientAddr(v string) *SessionUpsert {
+	u.Set(session.FieldClientAddr, v)
+	return u
+}
+
+// UpdateClientAddr sets the "client_addr" field to the value that was provided on create.
+func (u *SessionUpsert) UpdateClientAddr() *SessionUpsert {
+	u.SetExcluded(session.FieldClientAddr)
+	return u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *SessionUpsert) SetUserAgent(v string) *SessionUpsert {
+	u.Set(session.FieldUserAgent, v)
+	return u
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *SessionUpsert) UpdateUserAgent() *SessionUpsert {
+	u.SetExcluded(session.FieldUserAgent)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -395,6 +515,55 @@ func (u *SessionUpsertOne) SetExpiresAt(v time.Time) *SessionUpsertOne {
 func (u *SessionUpsertOne) UpdateExpiresAt() *SessionUpsertOne {
 	return u.Update(func(s *SessionUpsert) {
 		s.UpdateExpiresAt()
+	})
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *SessionUpsertOne) SetLastSeenAt(v time.Time) *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetLastSeenAt(v)
+	})
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *SessionUpsertOne) UpdateLastSeenAt() *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateLastSeenAt()
+	})
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *SessionUpsertOne) ClearLastSeenAt() *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.ClearLastSeenAt()
+	})
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (u *SessionUpsertOne) SetClientAddr(v string) *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetClientAddr(v)
+	})
+}
+
+// UpdateClientAddr sets the "client_addr" field to the value that was provided on create.
+func (u *SessionUpsertOne) UpdateClientAddr() *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateClientAddr()
+	})
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *SessionUpsertOne) SetUserAgent(v string) *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetUserAgent(v)
+	})
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *SessionUpsertOne) UpdateUserAgent() *SessionUpsertOne {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateUserAgent()
 	})
 }
 
@@ -662,6 +831,55 @@ func (u *SessionUpsertBulk) SetExpiresAt(v time.Time) *SessionUpsertBulk {
 func (u *SessionUpsertBulk) UpdateExpiresAt() *SessionUpsertBulk {
 	return u.Update(func(s *SessionUpsert) {
 		s.UpdateExpiresAt()
+	})
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *SessionUpsertBulk) SetLastSeenAt(v time.Time) *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetLastSeenAt(v)
+	})
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *SessionUpsertBulk) UpdateLastSeenAt() *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateLastSeenAt()
+	})
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *SessionUpsertBulk) ClearLastSeenAt() *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.ClearLastSeenAt()
+	})
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (u *SessionUpsertBulk) SetClientAddr(v string) *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetClientAddr(v)
+	})
+}
+
+// UpdateClientAddr sets the "client_addr" field to the value that was provided on create.
+func (u *SessionUpsertBulk) UpdateClientAddr() *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateClientAddr()
+	})
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *SessionUpsertBulk) SetUserAgent(v string) *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.SetUserAgent(v)
+	})
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *SessionUpsertBulk) UpdateUserAgent() *SessionUpsertBulk {
+	return u.Update(func(s *SessionUpsert) {
+		s.UpdateUserAgent()
 	})
 }
 

@@ -86,6 +86,54 @@ func (_u *SessionUpdate) SetNillableExpiresAt(v *time.Time) *SessionUpdate {
 	return _u
 }
 
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_u *SessionUpdate) SetLastSeenAt(v time.Time) *SessionUpdate {
+	_u.mutation.SetLastSeenAt(v)
+	return _u
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_u *SessionUpdate) SetNillableLastSeenAt(v *time.Time) *SessionUpdate {
+	if v != nil {
+		_u.SetLastSeenAt(*v)
+	}
+	return _u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (_u *SessionUpdate) ClearLastSeenAt() *SessionUpdate {
+	_u.mutation.ClearLastSeenAt()
+	return _u
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (_u *SessionUpdate) SetClientAddr(v string) *SessionUpdate {
+	_u.mutation.SetClientAddr(v)
+	return _u
+}
+
+// SetNillableClientAddr sets the "client_addr" field if the given value is not nil.
+func (_u *SessionUpdate) SetNillableClientAddr(v *string) *SessionUpdate {
+	if v != nil {
+		_u.SetClientAddr(*v)
+	}
+	return _u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_u *SessionUpdate) SetUserAgent(v string) *SessionUpdate {
+	_u.mutation.SetUserAgent(v)
+	return _u
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_u *SessionUpdate) SetNillableUserAgent(v *string) *SessionUpdate {
+	if v != nil {
+		_u.SetUserAgent(*v)
+	}
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *SessionUpdate) SetUser(v *User) *SessionUpdate {
 	return _u.SetUserID(v.ID)
@@ -141,6 +189,16 @@ func (_u *SessionUpdate) check() error {
 			return &ValidationError{Name: "csrf_token", err: fmt.Errorf(`ent: validator failed for field "Session.csrf_token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ClientAddr(); ok {
+		if err := session.ClientAddrValidator(v); err != nil {
+			return &ValidationError{Name: "client_addr", err: fmt.Errorf(`ent: validator failed for field "Session.client_addr": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UserAgent(); ok {
+		if err := session.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "Session.user_agent": %w`, err)}
+		}
+	}
 	if _u.mutation.UserCleared() && len(_u.mutation.UserIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Session.user"`)
 	}
@@ -173,6 +231,18 @@ func (_u *SessionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(session.FieldExpiresAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.LastSeenAt(); ok {
+		_spec.SetField(session.FieldLastSeenAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastSeenAtCleared() {
+		_spec.ClearField(session.FieldLastSeenAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClientAddr(); ok {
+		_spec.SetField(session.FieldClientAddr, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.UserAgent(); ok {
+		_spec.SetField(session.FieldUserAgent, field.TypeString, value)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -281,6 +351,54 @@ func (_u *SessionUpdateOne) SetNillableExpiresAt(v *time.Time) *SessionUpdateOne
 	return _u
 }
 
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_u *SessionUpdateOne) SetLastSeenAt(v time.Time) *SessionUpdateOne {
+	_u.mutation.SetLastSeenAt(v)
+	return _u
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_u *SessionUpdateOne) SetNillableLastSeenAt(v *time.Time) *SessionUpdateOne {
+	if v != nil {
+		_u.SetLastSeenAt(*v)
+	}
+	return _u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (_u *SessionUpdateOne) ClearLastSeenAt() *SessionUpdateOne {
+	_u.mutation.ClearLastSeenAt()
+	return _u
+}
+
+// SetClientAddr sets the "client_addr" field.
+func (_u *SessionUpdateOne) SetClientAddr(v string) *SessionUpdateOne {
+	_u.mutation.SetClientAddr(v)
+	return _u
+}
+
+// SetNillableClientAddr sets the "client_addr" field if the given value is not nil.
+func (_u *SessionUpdateOne) SetNillableClientAddr(v *string) *SessionUpdateOne {
+	if v != nil {
+		_u.SetClientAddr(*v)
+	}
+	return _u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_u *SessionUpdateOne) SetUserAgent(v string) *SessionUpdateOne {
+	_u.mutation.SetUserAgent(v)
+	return _u
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_u *SessionUpdateOne) SetNillableUserAgent(v *string) *SessionUpdateOne {
+	if v != nil {
+		_u.SetUserAgent(*v)
+	}
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *SessionUpdateOne) SetUser(v *User) *SessionUpdateOne {
 	return _u.SetUserID(v.ID)
@@ -349,6 +467,16 @@ func (_u *SessionUpdateOne) check() error {
 			return &ValidationError{Name: "csrf_token", err: fmt.Errorf(`ent: validator failed for field "Session.csrf_token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ClientAddr(); ok {
+		if err := session.ClientAddrValidator(v); err != nil {
+			return &ValidationError{Name: "client_addr", err: fmt.Errorf(`ent: validator failed for field "Session.client_addr": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UserAgent(); ok {
+		if err := session.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "Session.user_agent": %w`, err)}
+		}
+	}
 	if _u.mutation.UserCleared() && len(_u.mutation.UserIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Session.user"`)
 	}
@@ -398,6 +526,18 @@ func (_u *SessionUpdateOne) sqlSave(ctx context.Context) (_node *Session, err er
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(session.FieldExpiresAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.LastSeenAt(); ok {
+		_spec.SetField(session.FieldLastSeenAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastSeenAtCleared() {
+		_spec.ClearField(session.FieldLastSeenAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClientAddr(); ok {
+		_spec.SetField(session.FieldClientAddr, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.UserAgent(); ok {
+		_spec.SetField(session.FieldUserAgent, field.TypeString, value)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{

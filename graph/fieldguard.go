@@ -179,6 +179,7 @@ var fieldGuards = map[string]fieldGuard{
 	"Query.layerVersion":              {rule: ruleRoot},
 	"Query.layerVersions":             {rule: ruleRoot},
 	"Query.me":                        {rule: ruleRoot},
+	"Query.mySessions":                {rule: "the caller's own sessions only (accounts.Service.Sessions)"},
 	"Query.myAccessRequest":           {rule: ruleRoot},
 	"Query.notifications":             {rule: ruleRoot},
 	"Query.publishGroup":              {rule: ruleRoot},

@@ -230,6 +230,25 @@ type DatasourcePage struct {
 	PageInfo *PageInfoOffset   `json:"pageInfo"`
 }
 
+// Who takes a deleted user's datasets and sources: give one of user or group.
+type DeleteUserReceiverInput struct {
+	User  *int `json:"user,omitempty"`
+	Group *int `json:"group,omitempty"`
+}
+
+// What deleting a user did.
+type DeletedUser struct {
+	ID int `json:"id"`
+	// The receiver as user.{id} or group.{id}, or null when none was needed.
+	Receiver *string `json:"receiver,omitempty"`
+	// How many layers and tables moved to the receiver.
+	Layers       int `json:"layers"`
+	Sets         int `json:"sets"`
+	Documents    int `json:"documents"`
+	CatalogItems int `json:"catalogItems"`
+	Sources      int `json:"sources"`
+}
+
 // A dataset to mark deprecated, and why.
 type DeprecateDatasetInput struct {
 	Type DatasetType `json:"type"`

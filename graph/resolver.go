@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/accounts"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/changefeed"
@@ -63,6 +64,9 @@ type Resolver struct {
 	Follows *follows.Service
 	// Secrets seals the credentials of sources before they are stored.
 	Secrets *secrets.Box
+	// Accounts locks, unlocks and deletes users and changes passwords and
+	// sessions (internal/accounts).
+	Accounts *accounts.Service
 	// TileArchives are the PMTiles and MBTiles archives of published
 	// layers and sets (nil lists none).
 	TileArchives *tilearchives.Service

@@ -54,6 +54,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.tokenRoutes)
 	vr.Group(a.groupRoutes)
 	vr.Group(a.userRoutes)
+	vr.Group(a.accountRoutes)
 	vr.Group(a.sourceRoutes)
 	vr.Group(a.scanRoutes)
 	vr.Group(a.layerRoutes)

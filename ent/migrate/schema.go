@@ -945,6 +945,9 @@ var (
 		{Name: "csrf_token", Type: field.TypeString},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "last_seen_at", Type: field.TypeTime, Nullable: true},
+		{Name: "client_addr", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "user_agent", Type: field.TypeString, Size: 512, Default: ""},
 		{Name: "user_id", Type: field.TypeInt},
 	}
 	// SessionsTable holds the schema information for the "sessions" table.
@@ -955,7 +958,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sessions_users_sessions",
-				Columns:    []*schema.Column{SessionsColumns[5]},
+				Columns:    []*schema.Column{SessionsColumns[8]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},

@@ -22,6 +22,12 @@ func (Session) Fields() []ent.Field {
 		field.String("csrf_token").Sensitive().NotEmpty(),
 		field.Time("created_at").Default(nowUTC).Immutable(),
 		field.Time("expires_at"),
+		field.Time("last_seen_at").Optional().Nillable().
+			Comment("When a request last used the session, rewritten at most once a minute."),
+		field.String("client_addr").MaxLen(64).Default("").
+			Comment("The client address the session was started from."),
+		field.String("user_agent").MaxLen(512).Default("").
+			Comment("The User-Agent the session was started with, cut to 512 bytes."),
 	}
 }
 

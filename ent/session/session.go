@@ -24,6 +24,12 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldExpiresAt holds the string denoting the expires_at field in the database.
 	FieldExpiresAt = "expires_at"
+	// FieldLastSeenAt holds the string denoting the last_seen_at field in the database.
+	FieldLastSeenAt = "last_seen_at"
+	// FieldClientAddr holds the string denoting the client_addr field in the database.
+	FieldClientAddr = "client_addr"
+	// FieldUserAgent holds the string denoting the user_agent field in the database.
+	FieldUserAgent = "user_agent"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// Table holds the table name of the session in the database.
@@ -45,6 +51,9 @@ var Columns = []string{
 	FieldCsrfToken,
 	FieldCreatedAt,
 	FieldExpiresAt,
+	FieldLastSeenAt,
+	FieldClientAddr,
+	FieldUserAgent,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -64,6 +73,14 @@ var (
 	CsrfTokenValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
+	// DefaultClientAddr holds the default value on creation for the "client_addr" field.
+	DefaultClientAddr string
+	// ClientAddrValidator is a validator for the "client_addr" field. It is called by the builders before save.
+	ClientAddrValidator func(string) error
+	// DefaultUserAgent holds the default value on creation for the "user_agent" field.
+	DefaultUserAgent string
+	// UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	UserAgentValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the Session queries.
@@ -97,6 +114,21 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByExpiresAt orders the results by the expires_at field.
 func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExpiresAt, opts...).ToFunc()
+}
+
+// ByLastSeenAt orders the results by the last_seen_at field.
+func ByLastSeenAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastSeenAt, opts...).ToFunc()
+}
+
+// ByClientAddr orders the results by the client_addr field.
+func ByClientAddr(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldClientAddr, opts...).ToFunc()
+}
+
+// ByUserAgent orders the results by the user_agent field.
+func ByUserAgent(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserAgent, opts...).ToFunc()
 }
 
 // ByUserField orders the results by user field.

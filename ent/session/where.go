@@ -80,6 +80,21 @@ func ExpiresAt(v time.Time) predicate.Session {
 	return predicate.Session(sql.FieldEQ(FieldExpiresAt, v))
 }
 
+// LastSeenAt applies equality check predicate on the "last_seen_at" field. It's identical to LastSeenAtEQ.
+func LastSeenAt(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldLastSeenAt, v))
+}
+
+// ClientAddr applies equality check predicate on the "client_addr" field. It's identical to ClientAddrEQ.
+func ClientAddr(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldClientAddr, v))
+}
+
+// UserAgent applies equality check predicate on the "user_agent" field. It's identical to UserAgentEQ.
+func UserAgent(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldUserAgent, v))
+}
+
 // UserIDEQ applies the EQ predicate on the "user_id" field.
 func UserIDEQ(v int) predicate.Session {
 	return predicate.Session(sql.FieldEQ(FieldUserID, v))
@@ -308,6 +323,186 @@ func ExpiresAtLT(v time.Time) predicate.Session {
 // ExpiresAtLTE applies the LTE predicate on the "expires_at" field.
 func ExpiresAtLTE(v time.Time) predicate.Session {
 	return predicate.Session(sql.FieldLTE(FieldExpiresAt, v))
+}
+
+// LastSeenAtEQ applies the EQ predicate on the "last_seen_at" field.
+func LastSeenAtEQ(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldLastSeenAt, v))
+}
+
+// LastSeenAtNEQ applies the NEQ predicate on the "last_seen_at" field.
+func LastSeenAtNEQ(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldNEQ(FieldLastSeenAt, v))
+}
+
+// LastSeenAtIn applies the In predicate on the "last_seen_at" field.
+func LastSeenAtIn(vs ...time.Time) predicate.Session {
+	return predicate.Session(sql.FieldIn(FieldLastSeenAt, vs...))
+}
+
+// LastSeenAtNotIn applies the NotIn predicate on the "last_seen_at" field.
+func LastSeenAtNotIn(vs ...time.Time) predicate.Session {
+	return predicate.Session(sql.FieldNotIn(FieldLastSeenAt, vs...))
+}
+
+// LastSeenAtGT applies the GT predicate on the "last_seen_at" field.
+func LastSeenAtGT(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldGT(FieldLastSeenAt, v))
+}
+
+// LastSeenAtGTE applies the GTE predicate on the "last_seen_at" field.
+func LastSeenAtGTE(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldGTE(FieldLastSeenAt, v))
+}
+
+// LastSeenAtLT applies the LT predicate on the "last_seen_at" field.
+func LastSeenAtLT(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldLT(FieldLastSeenAt, v))
+}
+
+// LastSeenAtLTE applies the LTE predicate on the "last_seen_at" field.
+func LastSeenAtLTE(v time.Time) predicate.Session {
+	return predicate.Session(sql.FieldLTE(FieldLastSeenAt, v))
+}
+
+// LastSeenAtIsNil applies the IsNil predicate on the "last_seen_at" field.
+func LastSeenAtIsNil() predicate.Session {
+	return predicate.Session(sql.FieldIsNull(FieldLastSeenAt))
+}
+
+// LastSeenAtNotNil applies the NotNil predicate on the "last_seen_at" field.
+func LastSeenAtNotNil() predicate.Session {
+	return predicate.Session(sql.FieldNotNull(FieldLastSeenAt))
+}
+
+// ClientAddrEQ applies the EQ predicate on the "client_addr" field.
+func ClientAddrEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldClientAddr, v))
+}
+
+// ClientAddrNEQ applies the NEQ predicate on the "client_addr" field.
+func ClientAddrNEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldNEQ(FieldClientAddr, v))
+}
+
+// ClientAddrIn applies the In predicate on the "client_addr" field.
+func ClientAddrIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldIn(FieldClientAddr, vs...))
+}
+
+// ClientAddrNotIn applies the NotIn predicate on the "client_addr" field.
+func ClientAddrNotIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldNotIn(FieldClientAddr, vs...))
+}
+
+// ClientAddrGT applies the GT predicate on the "client_addr" field.
+func ClientAddrGT(v string) predicate.Session {
+	return predicate.Session(sql.FieldGT(FieldClientAddr, v))
+}
+
+// ClientAddrGTE applies the GTE predicate on the "client_addr" field.
+func ClientAddrGTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldGTE(FieldClientAddr, v))
+}
+
+// ClientAddrLT applies the LT predicate on the "client_addr" field.
+func ClientAddrLT(v string) predicate.Session {
+	return predicate.Session(sql.FieldLT(FieldClientAddr, v))
+}
+
+// ClientAddrLTE applies the LTE predicate on the "client_addr" field.
+func ClientAddrLTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldLTE(FieldClientAddr, v))
+}
+
+// ClientAddrContains applies the Contains predicate on the "client_addr" field.
+func ClientAddrContains(v string) predicate.Session {
+	return predicate.Session(sql.FieldContains(FieldClientAddr, v))
+}
+
+// ClientAddrHasPrefix applies the HasPrefix predicate on the "client_addr" field.
+func ClientAddrHasPrefix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasPrefix(FieldClientAddr, v))
+}
+
+// ClientAddrHasSuffix applies the HasSuffix predicate on the "client_addr" field.
+func ClientAddrHasSuffix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasSuffix(FieldClientAddr, v))
+}
+
+// ClientAddrEqualFold applies the EqualFold predicate on the "client_addr" field.
+func ClientAddrEqualFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldEqualFold(FieldClientAddr, v))
+}
+
+// ClientAddrContainsFold applies the ContainsFold predicate on the "client_addr" field.
+func ClientAddrContainsFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldContainsFold(FieldClientAddr, v))
+}
+
+// UserAgentEQ applies the EQ predicate on the "user_agent" field.
+func UserAgentEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldUserAgent, v))
+}
+
+// UserAgentNEQ applies the NEQ predicate on the "user_agent" field.
+func UserAgentNEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldNEQ(FieldUserAgent, v))
+}
+
+// UserAgentIn applies the In predicate on the "user_agent" field.
+func UserAgentIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldIn(FieldUserAgent, vs...))
+}
+
+// UserAgentNotIn applies the NotIn predicate on the "user_agent" field.
+func UserAgentNotIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldNotIn(FieldUserAgent, vs...))
+}
+
+// UserAgentGT applies the GT predicate on the "user_agent" field.
+func UserAgentGT(v string) predicate.Session {
+	return predicate.Session(sql.FieldGT(FieldUserAgent, v))
+}
+
+// UserAgentGTE applies the GTE predicate on the "user_agent" field.
+func UserAgentGTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldGTE(FieldUserAgent, v))
+}
+
+// UserAgentLT applies the LT predicate on the "user_agent" field.
+func UserAgentLT(v string) predicate.Session {
+	return predicate.Session(sql.FieldLT(FieldUserAgent, v))
+}
+
+// UserAgentLTE applies the LTE predicate on the "user_agent" field.
+func UserAgentLTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldLTE(FieldUserAgent, v))
+}
+
+// UserAgentContains applies the Contains predicate on the "user_agent" field.
+func UserAgentContains(v string) predicate.Session {
+	return predicate.Session(sql.FieldContains(FieldUserAgent, v))
+}
+
+// UserAgentHasPrefix applies the HasPrefix predicate on the "user_agent" field.
+func UserAgentHasPrefix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasPrefix(FieldUserAgent, v))
+}
+
+// UserAgentHasSuffix applies the HasSuffix predicate on the "user_agent" field.
+func UserAgentHasSuffix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasSuffix(FieldUserAgent, v))
+}
+
+// UserAgentEqualFold applies the EqualFold predicate on the "user_agent" field.
+func UserAgentEqualFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldEqualFold(FieldUserAgent, v))
+}
+
+// UserAgentContainsFold applies the ContainsFold predicate on the "user_agent" field.
+func UserAgentContainsFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldContainsFold(FieldUserAgent, v))
 }
 
 // HasUser applies the HasEdge predicate on the "user" edge.

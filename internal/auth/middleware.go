@@ -125,6 +125,7 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
 		addr := s.clientAddr(r)
 		ctx = audit.WithClientAddr(context.WithValue(ctx, addrKey{}, addr), addr)
+		ctx = WithUserAgent(ctx, r.UserAgent())
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
 			if f.retryAfter > 0 {
@@ -255,6 +256,7 @@ func (s *Service) authenticateSession(ctx context.Context, r *http.Request, valu
 		_ = ClearSessionCookie(ctx) // the hook is always present here
 		return Principal{}, nil
 	}
+	s.touchSession(ctx, sess, s.clock())
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)
 		if got == "" {

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/session"
@@ -12,7 +13,8 @@ import (
 // sessionSecretBytes is the entropy of session values and CSRF tokens.
 const sessionSecretBytes = 32
 
-// StartSession creates a cookie session for user lasting cfg.SessionTTL. It
+// StartSession creates a cookie session for user lasting cfg.SessionTTL,
+// recording the client address and User-Agent of the request in ctx. It
 // returns the session (with its CSRF token) and the cookie value, which is
 // random (32 bytes, base64url) and stored only as HashKey(value). Expired
 // sessions of the user are removed on the way.
@@ -41,6 +43,9 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 			SetCsrfToken(csrf).
 			SetCreatedAt(now).
 			SetExpiresAt(now.Add(s.cfg.SessionTTL)).
+			SetLastSeenAt(now).
+			SetClientAddr(ClientAddrFrom(ctx)).
+			SetUserAgent(UserAgentFrom(ctx)).
 			Save(ctx)
 		if err != nil {
 			return err
@@ -111,4 +116,21 @@ func (s *Service) lookupSession(ctx context.Context, value string) (*ent.Session
 		return nil, nil
 	}
 	return sess, nil
+}
+
+// touchSession records that sess was used, at most once per
+// lastUsedGranularity, as touchToken does for tokens: conditional, so
+// concurrent requests do not all write, and failures are ignored.
+func (s *Service) touchSession(ctx context.Context, sess *ent.Session, now time.Time) {
+	if sess.LastSeenAt != nil && now.Sub(*sess.LastSeenAt) < lastUsedGranularity {
+		return
+	}
+	stale := now.Add(-lastUsedGranularity)
+	err := s.client.Session.Update().
+		Where(session.ID(sess.ID), session.Or(session.LastSeenAtIsNil(), session.LastSeenAtLTE(stale))).
+		SetLastSeenAt(now).
+		Exec(ctx)
+	if err == nil {
+		sess.LastSeenAt = &now
+	}
 }

@@ -202,3 +202,23 @@ func sessionRevoked(sess *ent.Session, now time.Time) *Revoked {
 	}
 	return nil
 }
+
+// MsgAccountLocked is the refusal a locked user's credentials get.
+const MsgAccountLocked = msgAccountLocked
+
+// EndUserStreams ends at once, with cause r, the open streams of this
+// process whose credential belongs to userID (a user just locked or
+// deleted); streams on other processes end at their next recheck.
+func (s *Service) EndUserStreams(userID int, r *Revoked) {
+	s.streams.mu.Lock()
+	var hit []*watched
+	for w := range s.streams.open {
+		if w.p.User != nil && w.p.User.ID == userID {
+			hit = append(hit, w)
+		}
+	}
+	s.streams.mu.Unlock()
+	for _, w := range hit {
+		w.cancel(r)
+	}
+}

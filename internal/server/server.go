@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/graph/explorer"
+	"github.com/geopub/geopub/internal/accounts"
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
@@ -289,6 +290,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Search:  search.New(st),
 		Secrets: box,
 	}
+	res.Accounts = accounts.New(st, res.Auth, blobs, cfg.Logger)
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged

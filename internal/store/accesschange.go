@@ -32,8 +32,8 @@ var accessKinds = map[string]bool{
 }
 
 // bookkeeping are fields whose changes alone bear on nothing remembered:
-// a token's last use, a version's import progress.
-var bookkeeping = map[string]bool{"last_used_at": true, "progress": true, "status": true, "updated_at": true}
+// a token's last use, a session's last use, a version's import progress.
+var bookkeeping = map[string]bool{"last_used_at": true, "last_seen_at": true, "progress": true, "status": true, "updated_at": true}
 
 // bearsOnAccess reports whether m changes what callers may see.
 func bearsOnAccess(m entgo.Mutation) bool {
