@@ -44,6 +44,7 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
@@ -56,6 +57,7 @@ import (
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
 )
@@ -123,6 +125,8 @@ type Client struct {
 	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// OIDCLogin is the client for interacting with the OIDCLogin builders.
+	OIDCLogin *OIDCLoginClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
@@ -147,6 +151,8 @@ type Client struct {
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
@@ -193,6 +199,7 @@ func (c *Client) init() {
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
 	c.MetadataDocument = NewMetadataDocumentClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
+	c.OIDCLogin = NewOIDCLoginClient(c.config)
 	c.PublishGroup = NewPublishGroupClient(c.config)
 	c.Scan = NewScanClient(c.config)
 	c.ServicePermission = NewServicePermissionClient(c.config)
@@ -205,6 +212,7 @@ func (c *Client) init() {
 	c.TileArchive = NewTileArchiveClient(c.config)
 	c.Token = NewTokenClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.UserIdentity = NewUserIdentityClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookEndpoint = NewWebhookEndpointClient(c.config)
 }
@@ -328,6 +336,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
+		OIDCLogin:               NewOIDCLoginClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
@@ -340,6 +349,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
 		User:                    NewUserClient(cfg),
+		UserIdentity:            NewUserIdentityClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
 	}, nil
@@ -390,6 +400,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
+		OIDCLogin:               NewOIDCLoginClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
@@ -402,6 +413,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
 		User:                    NewUserClient(cfg),
+		UserIdentity:            NewUserIdentityClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
 	}, nil
@@ -439,9 +451,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.MetadataDocument, c.Notification, c.OIDCLogin, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.User, c.UserIdentity, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -457,9 +470,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.MetadataDocument, c.Notification, c.OIDCLogin, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.User, c.UserIdentity, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -526,6 +540,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.MetadataDocument.mutate(ctx, m)
 	case *NotificationMutation:
 		return c.Notification.mutate(ctx, m)
+	case *OIDCLoginMutation:
+		return c.OIDCLogin.mutate(ctx, m)
 	case *PublishGroupMutation:
 		return c.PublishGroup.mutate(ctx, m)
 	case *ScanMutation:
@@ -550,6 +566,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Token.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *UserIdentityMutation:
+		return c.UserIdentity.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
 	case *WebhookEndpointMutation:
@@ -4768,6 +4786,139 @@ func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation
 	}
 }
 
+// OIDCLoginClient is a client for the OIDCLogin schema.
+type OIDCLoginClient struct {
+	config
+}
+
+// NewOIDCLoginClient returns a client for the OIDCLogin from the given config.
+func NewOIDCLoginClient(c config) *OIDCLoginClient {
+	return &OIDCLoginClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oidclogin.Hooks(f(g(h())))`.
+func (c *OIDCLoginClient) Use(hooks ...Hook) {
+	c.hooks.OIDCLogin = append(c.hooks.OIDCLogin, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oidclogin.Intercept(f(g(h())))`.
+func (c *OIDCLoginClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OIDCLogin = append(c.inters.OIDCLogin, interceptors...)
+}
+
+// Create returns a builder for creating a OIDCLogin entity.
+func (c *OIDCLoginClient) Create() *OIDCLoginCreate {
+	mutation := newOIDCLoginMutation(c.config, OpCreate)
+	return &OIDCLoginCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OIDCLogin entities.
+func (c *OIDCLoginClient) CreateBulk(builders ...*OIDCLoginCreate) *OIDCLoginCreateBulk {
+	return &OIDCLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OIDCLoginClient) MapCreateBulk(slice any, setFunc func(*OIDCLoginCreate, int)) *OIDCLoginCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OIDCLoginCreateBulk{err: fmt.Errorf("calling to OIDCLoginClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OIDCLoginCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OIDCLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OIDCLogin.
+func (c *OIDCLoginClient) Update() *OIDCLoginUpdate {
+	mutation := newOIDCLoginMutation(c.config, OpUpdate)
+	return &OIDCLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OIDCLoginClient) UpdateOne(_m *OIDCLogin) *OIDCLoginUpdateOne {
+	mutation := newOIDCLoginMutation(c.config, OpUpdateOne, withOIDCLogin(_m))
+	return &OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OIDCLoginClient) UpdateOneID(id int) *OIDCLoginUpdateOne {
+	mutation := newOIDCLoginMutation(c.config, OpUpdateOne, withOIDCLoginID(id))
+	return &OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OIDCLogin.
+func (c *OIDCLoginClient) Delete() *OIDCLoginDelete {
+	mutation := newOIDCLoginMutation(c.config, OpDelete)
+	return &OIDCLoginDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OIDCLoginClient) DeleteOne(_m *OIDCLogin) *OIDCLoginDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OIDCLoginClient) DeleteOneID(id int) *OIDCLoginDeleteOne {
+	builder := c.Delete().Where(oidclogin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OIDCLoginDeleteOne{builder}
+}
+
+// Query returns a query builder for OIDCLogin.
+func (c *OIDCLoginClient) Query() *OIDCLoginQuery {
+	return &OIDCLoginQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOIDCLogin},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OIDCLogin entity by its id.
+func (c *OIDCLoginClient) Get(ctx context.Context, id int) (*OIDCLogin, error) {
+	return c.Query().Where(oidclogin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OIDCLoginClient) GetX(ctx context.Context, id int) *OIDCLogin {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OIDCLoginClient) Hooks() []Hook {
+	return c.hooks.OIDCLogin
+}
+
+// Interceptors returns the client interceptors.
+func (c *OIDCLoginClient) Interceptors() []Interceptor {
+	return c.inters.OIDCLogin
+}
+
+func (c *OIDCLoginClient) mutate(ctx context.Context, m *OIDCLoginMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OIDCLoginCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OIDCLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OIDCLoginDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OIDCLogin mutation op: %q", m.Op())
+	}
+}
+
 // PublishGroupClient is a client for the PublishGroup schema.
 type PublishGroupClient struct {
 	config
@@ -6668,6 +6819,155 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 	}
 }
 
+// UserIdentityClient is a client for the UserIdentity schema.
+type UserIdentityClient struct {
+	config
+}
+
+// NewUserIdentityClient returns a client for the UserIdentity from the given config.
+func NewUserIdentityClient(c config) *UserIdentityClient {
+	return &UserIdentityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `useridentity.Hooks(f(g(h())))`.
+func (c *UserIdentityClient) Use(hooks ...Hook) {
+	c.hooks.UserIdentity = append(c.hooks.UserIdentity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `useridentity.Intercept(f(g(h())))`.
+func (c *UserIdentityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UserIdentity = append(c.inters.UserIdentity, interceptors...)
+}
+
+// Create returns a builder for creating a UserIdentity entity.
+func (c *UserIdentityClient) Create() *UserIdentityCreate {
+	mutation := newUserIdentityMutation(c.config, OpCreate)
+	return &UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UserIdentity entities.
+func (c *UserIdentityClient) CreateBulk(builders ...*UserIdentityCreate) *UserIdentityCreateBulk {
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UserIdentityClient) MapCreateBulk(slice any, setFunc func(*UserIdentityCreate, int)) *UserIdentityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UserIdentityCreateBulk{err: fmt.Errorf("calling to UserIdentityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UserIdentityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UserIdentity.
+func (c *UserIdentityClient) Update() *UserIdentityUpdate {
+	mutation := newUserIdentityMutation(c.config, OpUpdate)
+	return &UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UserIdentityClient) UpdateOne(_m *UserIdentity) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentity(_m))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UserIdentityClient) UpdateOneID(id int) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentityID(id))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UserIdentity.
+func (c *UserIdentityClient) Delete() *UserIdentityDelete {
+	mutation := newUserIdentityMutation(c.config, OpDelete)
+	return &UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UserIdentityClient) DeleteOne(_m *UserIdentity) *UserIdentityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UserIdentityClient) DeleteOneID(id int) *UserIdentityDeleteOne {
+	builder := c.Delete().Where(useridentity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UserIdentityDeleteOne{builder}
+}
+
+// Query returns a query builder for UserIdentity.
+func (c *UserIdentityClient) Query() *UserIdentityQuery {
+	return &UserIdentityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUserIdentity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UserIdentity entity by its id.
+func (c *UserIdentityClient) Get(ctx context.Context, id int) (*UserIdentity, error) {
+	return c.Query().Where(useridentity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UserIdentityClient) GetX(ctx context.Context, id int) *UserIdentity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a UserIdentity.
+func (c *UserIdentityClient) QueryUser(_m *UserIdentity) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(useridentity.Table, useridentity.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, useridentity.UserTable, useridentity.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *UserIdentityClient) Hooks() []Hook {
+	return c.hooks.UserIdentity
+}
+
+// Interceptors returns the client interceptors.
+func (c *UserIdentityClient) Interceptors() []Interceptor {
+	return c.inters.UserIdentity
+}
+
+func (c *UserIdentityClient) mutate(ctx context.Context, m *UserIdentityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UserIdentity mutation op: %q", m.Op())
+	}
+}
+
 // WebhookDeliveryClient is a client for the WebhookDelivery schema.
 type WebhookDeliveryClient struct {
 	config
@@ -6942,9 +7242,10 @@ type (
 		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
 		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		LoginThrottle, MetadataDocument, Notification, OIDCLogin, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
+		TileArchive, Token, User, UserIdentity, WebhookDelivery,
+		WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
@@ -6952,8 +7253,9 @@ type (
 		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
 		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		LoginThrottle, MetadataDocument, Notification, OIDCLogin, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
+		TileArchive, Token, User, UserIdentity, WebhookDelivery,
+		WebhookEndpoint []ent.Interceptor
 	}
 )

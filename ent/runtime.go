@@ -33,6 +33,7 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
@@ -46,6 +47,7 @@ import (
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
 )
@@ -1035,6 +1037,70 @@ func init() {
 	notificationDescCreatedAt := notificationFields[3].Descriptor()
 	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
 	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	oidcloginFields := schema.OIDCLogin{}.Fields()
+	_ = oidcloginFields
+	// oidcloginDescStateHash is the schema descriptor for state_hash field.
+	oidcloginDescStateHash := oidcloginFields[0].Descriptor()
+	// oidclogin.StateHashValidator is a validator for the "state_hash" field. It is called by the builders before save.
+	oidclogin.StateHashValidator = oidcloginDescStateHash.Validators[0].(func(string) error)
+	// oidcloginDescBindingHash is the schema descriptor for binding_hash field.
+	oidcloginDescBindingHash := oidcloginFields[1].Descriptor()
+	// oidclogin.BindingHashValidator is a validator for the "binding_hash" field. It is called by the builders before save.
+	oidclogin.BindingHashValidator = oidcloginDescBindingHash.Validators[0].(func(string) error)
+	// oidcloginDescProvider is the schema descriptor for provider field.
+	oidcloginDescProvider := oidcloginFields[2].Descriptor()
+	// oidclogin.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	oidclogin.ProviderValidator = func() func(string) error {
+		validators := oidcloginDescProvider.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(provider string) error {
+			for _, fn := range fns {
+				if err := fn(provider); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcloginDescNonce is the schema descriptor for nonce field.
+	oidcloginDescNonce := oidcloginFields[3].Descriptor()
+	// oidclogin.NonceValidator is a validator for the "nonce" field. It is called by the builders before save.
+	oidclogin.NonceValidator = oidcloginDescNonce.Validators[0].(func(string) error)
+	// oidcloginDescCodeVerifier is the schema descriptor for code_verifier field.
+	oidcloginDescCodeVerifier := oidcloginFields[4].Descriptor()
+	// oidclogin.CodeVerifierValidator is a validator for the "code_verifier" field. It is called by the builders before save.
+	oidclogin.CodeVerifierValidator = oidcloginDescCodeVerifier.Validators[0].(func(string) error)
+	// oidcloginDescRedirectURI is the schema descriptor for redirect_uri field.
+	oidcloginDescRedirectURI := oidcloginFields[5].Descriptor()
+	// oidclogin.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
+	oidclogin.RedirectURIValidator = func() func(string) error {
+		validators := oidcloginDescRedirectURI.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(redirect_uri string) error {
+			for _, fn := range fns {
+				if err := fn(redirect_uri); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcloginDescNext is the schema descriptor for next field.
+	oidcloginDescNext := oidcloginFields[6].Descriptor()
+	// oidclogin.DefaultNext holds the default value on creation for the next field.
+	oidclogin.DefaultNext = oidcloginDescNext.Default.(string)
+	// oidclogin.NextValidator is a validator for the "next" field. It is called by the builders before save.
+	oidclogin.NextValidator = oidcloginDescNext.Validators[0].(func(string) error)
+	// oidcloginDescCreatedAt is the schema descriptor for created_at field.
+	oidcloginDescCreatedAt := oidcloginFields[7].Descriptor()
+	// oidclogin.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oidclogin.DefaultCreatedAt = oidcloginDescCreatedAt.Default.(func() time.Time)
 	publishgroupFields := schema.PublishGroup{}.Fields()
 	_ = publishgroupFields
 	// publishgroupDescReference is the schema descriptor for reference field.
@@ -1477,6 +1543,58 @@ func init() {
 	userDescEmailVerified := userFields[10].Descriptor()
 	// user.DefaultEmailVerified holds the default value on creation for the email_verified field.
 	user.DefaultEmailVerified = userDescEmailVerified.Default.(bool)
+	useridentityFields := schema.UserIdentity{}.Fields()
+	_ = useridentityFields
+	// useridentityDescProvider is the schema descriptor for provider field.
+	useridentityDescProvider := useridentityFields[1].Descriptor()
+	// useridentity.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	useridentity.ProviderValidator = func() func(string) error {
+		validators := useridentityDescProvider.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(provider string) error {
+			for _, fn := range fns {
+				if err := fn(provider); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// useridentityDescSubject is the schema descriptor for subject field.
+	useridentityDescSubject := useridentityFields[2].Descriptor()
+	// useridentity.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	useridentity.SubjectValidator = func() func(string) error {
+		validators := useridentityDescSubject.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(subject string) error {
+			for _, fn := range fns {
+				if err := fn(subject); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// useridentityDescEmail is the schema descriptor for email field.
+	useridentityDescEmail := useridentityFields[3].Descriptor()
+	// useridentity.DefaultEmail holds the default value on creation for the email field.
+	useridentity.DefaultEmail = useridentityDescEmail.Default.(string)
+	// useridentity.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	useridentity.EmailValidator = useridentityDescEmail.Validators[0].(func(string) error)
+	// useridentityDescCreatedAt is the schema descriptor for created_at field.
+	useridentityDescCreatedAt := useridentityFields[5].Descriptor()
+	// useridentity.DefaultCreatedAt holds the default value on creation for the created_at field.
+	useridentity.DefaultCreatedAt = useridentityDescCreatedAt.Default.(func() time.Time)
+	// useridentityDescLastSignInAt is the schema descriptor for last_sign_in_at field.
+	useridentityDescLastSignInAt := useridentityFields[6].Descriptor()
+	// useridentity.DefaultLastSignInAt holds the default value on creation for the last_sign_in_at field.
+	useridentity.DefaultLastSignInAt = useridentityDescLastSignInAt.Default.(func() time.Time)
 	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
 	_ = webhookdeliveryFields
 	// webhookdeliveryDescMessageID is the schema descriptor for message_id field.
