@@ -51,7 +51,7 @@ var referenceInfo = apidoc.Info{
 func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
-		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
+		accountOps, ssoOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
 		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps,
 	} {

@@ -16,6 +16,7 @@ func matrixRules() map[string]rule {
 	rules := map[string]rule{}
 	datasetRules(rules)
 	accountRules(rules)
+	ssoRules(rules)
 	groupRules(rules)
 	sourceRules(rules)
 	apiReferenceRules(rules)
