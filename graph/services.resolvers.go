@@ -73,7 +73,8 @@ func (r *mutationResolver) UpdateSiteSettings(ctx context.Context, input SiteSet
 	if _, err := access.RequireSiteAdmin(ctx, ""); err != nil {
 		return nil, err
 	}
-	for name, v := range map[string]*bool{site.ExternalServices: input.ExternalServices, site.EsriMap: input.EsriMap} {
+	for name, v := range map[string]*bool{site.ExternalServices: input.ExternalServices, site.EsriMap: input.EsriMap,
+		site.SSOPasswordDisabled: input.SsoPasswordDisabled} {
 		if v != nil {
 			if err := site.Set(ctx, r.Client, name, *v); err != nil {
 				return nil, err
@@ -243,7 +244,8 @@ func (r *queryResolver) SiteSettings(ctx context.Context) (*SiteSettings, error)
 	if err != nil {
 		return nil, err
 	}
-	return &SiteSettings{ExternalServices: all[site.ExternalServices], EsriMap: all[site.EsriMap]}, nil
+	return &SiteSettings{ExternalServices: all[site.ExternalServices], EsriMap: all[site.EsriMap],
+		SSOPasswordDisabled: all[site.SSOPasswordDisabled]}, nil
 }
 
 // ExternalServiceTemplates is the resolver for the externalServiceTemplates field.
