@@ -1,7 +1,6 @@
 package signin_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,27 +23,28 @@ func TestSSOSignInThroughChromium(t *testing.T) {
 		z := ssoStartZitadel(t, st, ssoOPUsers{"b1": ssoOPUser("b1", "browser-user", "browser@example.org", true)})
 		ctx, cancel, output := browsertest.NewBrowser(t, 2*browsertest.Timeout)
 		defer cancel()
-		var shown string
-		var cookies []*network.Cookie
-		err := chromedp.Run(ctx,
+		err := chromedp.Do(ctx,
 			chromedp.Navigate(z.env.HTTP.URL+"/signin/?next=/signin/"),
-			chromedp.WaitVisible(`a.provider`, chromedp.ByQuery),
-			chromedp.Click(`a.provider`, chromedp.ByQuery),
-			chromedp.WaitVisible(`#username`, chromedp.ByID),
-			chromedp.SendKeys(`#username`, "browser-user", chromedp.ByID),
-			chromedp.SendKeys(`#password`, ssoOPPassword, chromedp.ByID),
-			chromedp.Click(`button[type=submit]`, chromedp.ByQuery),
-			chromedp.WaitVisible(`#signed-in-user`, chromedp.ByID),
-			chromedp.Text(`#signed-in-user`, &shown, chromedp.ByID),
-			chromedp.ActionFunc(func(ctx context.Context) error {
-				var err error
-				cookies, err = network.GetCookies().WithURLs([]string{z.env.HTTP.URL + "/"}).Do(ctx)
-				return err
-			}),
+			chromedp.WaitVisible(chromedp.CSS(`a.provider`)),
+			chromedp.Click(chromedp.CSS(`a.provider`)),
+			chromedp.WaitVisible(chromedp.CSS(`#username`)),
+			chromedp.SendKeys(chromedp.CSS(`#username`), "browser-user"),
+			chromedp.SendKeys(chromedp.CSS(`#password`), ssoOPPassword),
+			chromedp.Click(chromedp.CSS(`button[type=submit]`)),
+			chromedp.WaitVisible(chromedp.CSS(`#signed-in-user`)),
 		)
 		if err != nil {
 			t.Fatalf("signing in through the browser: %v\n%s", err, output())
 		}
+		shown, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#signed-in-user`)))
+		if err != nil {
+			t.Fatalf("reading the signed-in user: %v", err)
+		}
+		got, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{z.env.HTTP.URL + "/"}})
+		if err != nil {
+			t.Fatalf("reading the browser's cookies: %v", err)
+		}
+		cookies := got.Cookies
 		if strings.TrimSpace(shown) != "browser@example.org" {
 			t.Fatalf("the page shows %q signed in", shown)
 		}
