@@ -56,7 +56,9 @@ func TestSSORefusesBadIDTokens(t *testing.T) {
 		iss := h.op.Issuer()
 		forger := ssoNewKey(t, "k1") // the good key's id, another key
 		stranger := ssoNewKey(t, "k-unknown")
-		claims := func(nonce string) map[string]any { return ssoClaims(iss, "geopub", nonce, "sub-1", "grace@example.org") }
+		claims := func(nonce string) map[string]any {
+			return ssoClaims(iss, "geopub", nonce, "sub-1", "grace@example.org")
+		}
 		bad := []struct {
 			name  string
 			token func(nonce string) string

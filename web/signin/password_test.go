@@ -1,7 +1,6 @@
 package signin_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -84,7 +83,6 @@ func TestSSOPasswordDisabledForSSOUsers(t *testing.T) {
 		if fr.StatusCode != http.StatusSeeOther || fr.Header.Get("Location") != "/layers/" || !ssoHasSessionCookie(fr) {
 			t.Errorf("sign-in form for the user without a link: %d %q", fr.StatusCode, fr.Header.Get("Location"))
 		}
-		_ = context.Background()
 	})
 }
 

@@ -164,13 +164,13 @@ func TestSSOZitadelLinksVerifiedEmailOnly(t *testing.T) {
 
 		before := ssoSessions(t, z.env)
 		c = ssoBrowser(t, true)
-		resp, body := ssoGet(t, c, z.env.HTTP.URL+"/auth/oidc/corp/start?next=/signin/")
+		resp, _ := ssoGet(t, c, z.env.HTTP.URL+"/auth/oidc/corp/start?next=/signin/")
 		id := resp.Request.URL.Query().Get("authRequestID")
 		resp, err := c.PostForm(z.op.Issuer+"/login/username", url.Values{"id": {id}, "username": {"unverified"}, "password": {ssoOPPassword}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		body = readAll(resp)
+		body := readAll(resp)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("unverified address of an existing account: %d %s", resp.StatusCode, body)
