@@ -49,6 +49,10 @@ func TestSSOPasswordDisabledForSSOUsers(t *testing.T) {
 		if put.Status != http.StatusOK || !strings.Contains(string(put.Body), `"sso_password_disabled":true`) {
 			t.Fatalf("turning the setting on: %d %s", put.Status, put.Body)
 		}
+		if g := h.env.GraphQL(t, admin.Key, `{ siteSettings { ssoPasswordDisabled } }`, nil); len(g.Errors) > 0 ||
+			string(g.Data) != `{"siteSettings":{"ssoPasswordDisabled":true}}` {
+			t.Fatalf("GraphQL siteSettings: %s %v", g.Data, g.Errors)
+		}
 		for name, r := range map[string]*servertest.Response{"POST /session": session(linked.Email), "POST /tokens": token(linked.Email)} {
 			if r.Status != http.StatusForbidden || !strings.Contains(r.Detail(t), "single sign-on (SSO)") {
 				t.Errorf("%s for the linked user: %d %s", name, r.Status, r.Body)
@@ -99,6 +103,10 @@ func TestSSOProvidersListed(t *testing.T) {
 		r.JSON(t, &list)
 		if len(list) != 1 || list[0]["name"] != "scripted" || list[0]["start_url"] != h.env.HTTP.URL+"/auth/oidc/scripted/start" {
 			t.Fatalf("providers: %s", r.Body)
+		}
+		g := h.env.GraphQL(t, "", `{ signInProviders { name title startPath } }`, nil)
+		if len(g.Errors) > 0 || string(g.Data) != `{"signInProviders":[{"name":"scripted","title":"scripted","startPath":"/auth/oidc/scripted/start"}]}` {
+			t.Fatalf("GraphQL signInProviders: %s %v", g.Data, g.Errors)
 		}
 		resp, page := ssoGet(t, ssoBrowser(t, false), h.env.HTTP.URL+"/signin/?next=/oauth/authorize%3Fclient_id%3Dx%26scope%3Dy")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
