@@ -42,6 +42,7 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
@@ -54,6 +55,7 @@ import (
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
 )
@@ -146,6 +148,7 @@ func checkColumn(t, c string) error {
 			loginthrottle.Table:           loginthrottle.ValidColumn,
 			metadatadocument.Table:        metadatadocument.ValidColumn,
 			notification.Table:            notification.ValidColumn,
+			oidclogin.Table:               oidclogin.ValidColumn,
 			publishgroup.Table:            publishgroup.ValidColumn,
 			scan.Table:                    scan.ValidColumn,
 			servicepermission.Table:       servicepermission.ValidColumn,
@@ -158,6 +161,7 @@ func checkColumn(t, c string) error {
 			tilearchive.Table:             tilearchive.ValidColumn,
 			token.Table:                   token.ValidColumn,
 			user.Table:                    user.ValidColumn,
+			useridentity.Table:            useridentity.ValidColumn,
 			webhookdelivery.Table:         webhookdelivery.ValidColumn,
 			webhookendpoint.Table:         webhookendpoint.ValidColumn,
 		})

@@ -72,6 +72,8 @@ type Tx struct {
 	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// OIDCLogin is the client for interacting with the OIDCLogin builders.
+	OIDCLogin *OIDCLoginClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
@@ -96,6 +98,8 @@ type Tx struct {
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
@@ -261,6 +265,7 @@ func (tx *Tx) init() {
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
 	tx.MetadataDocument = NewMetadataDocumentClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
+	tx.OIDCLogin = NewOIDCLoginClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
 	tx.ServicePermission = NewServicePermissionClient(tx.config)
@@ -273,6 +278,7 @@ func (tx *Tx) init() {
 	tx.TileArchive = NewTileArchiveClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.UserIdentity = NewUserIdentityClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookEndpoint = NewWebhookEndpointClient(tx.config)
 }

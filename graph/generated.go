@@ -996,6 +996,7 @@ type ComplexityRoot struct {
 		SetVersion                func(childComplexity int, setID int, versionID int) int
 		SetVersions               func(childComplexity int, setID int) int
 		Sets                      func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.SetOrder, where *ent.SetWhereInput) int
+		SignInProviders           func(childComplexity int) int
 		SiteSettings              func(childComplexity int) int
 		Source                    func(childComplexity int, id int) int
 		SourceDatasources         func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
@@ -1233,9 +1234,16 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	SignInProvider struct {
+		Name      func(childComplexity int) int
+		StartPath func(childComplexity int) int
+		Title     func(childComplexity int) int
+	}
+
 	SiteSettings struct {
-		EsriMap          func(childComplexity int) int
-		ExternalServices func(childComplexity int) int
+		EsriMap             func(childComplexity int) int
+		ExternalServices    func(childComplexity int) int
+		SSOPasswordDisabled func(childComplexity int) int
 	}
 
 	Source struct {
@@ -1701,6 +1709,7 @@ type QueryResolver interface {
 	SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error)
 	Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error)
 	Scans(ctx context.Context, statuses []scan.Status, sort *string, page *int, pageSize *int) (*ScanPage, error)
+	SignInProviders(ctx context.Context) ([]*SignInProvider, error)
 	Tokens(ctx context.Context) ([]*ent.Token, error)
 	Token(ctx context.Context, id int) (*ent.Token, error)
 	Me(ctx context.Context) (*ent.User, error)
@@ -6574,6 +6583,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Sets(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.SetOrder), args["where"].(*ent.SetWhereInput)), true
+	case "Query.signInProviders":
+		if e.ComplexityRoot.Query.SignInProviders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SignInProviders(childComplexity), true
 	case "Query.siteSettings":
 		if e.ComplexityRoot.Query.SiteSettings == nil {
 			break
@@ -7593,6 +7608,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetVersionEdge.Node(childComplexity), true
 
+	case "SignInProvider.name":
+		if e.ComplexityRoot.SignInProvider.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInProvider.Name(childComplexity), true
+	case "SignInProvider.startPath":
+		if e.ComplexityRoot.SignInProvider.StartPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInProvider.StartPath(childComplexity), true
+	case "SignInProvider.title":
+		if e.ComplexityRoot.SignInProvider.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInProvider.Title(childComplexity), true
+
 	case "SiteSettings.esriMap":
 		if e.ComplexityRoot.SiteSettings.EsriMap == nil {
 			break
@@ -7605,6 +7639,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSettings.ExternalServices(childComplexity), true
+	case "SiteSettings.ssoPasswordDisabled":
+		if e.ComplexityRoot.SiteSettings.SSOPasswordDisabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSettings.SSOPasswordDisabled(childComplexity), true
 
 	case "Source.createdAt":
 		if e.ComplexityRoot.Source.CreatedAt == nil {
@@ -14250,6 +14290,30 @@ extend type Datasource {
   metadata: MetadataDocument
 }
 `, BuiltIn: false},
+	{Name: "../schema/sso.graphql", Input: `extend type SiteSettings {
+  "Password sign-in (login, the password grant) is refused to users linked to a single sign-on provider. Off by default."
+  ssoPasswordDisabled: Boolean!
+}
+
+extend input SiteSettingsInput {
+  ssoPasswordDisabled: Boolean
+}
+
+"An OpenID Connect provider users may sign in with (single sign-on)."
+type SignInProvider {
+  "The provider's key in the operator's configuration and in its URLs."
+  name: String!
+  "What the sign-in button names."
+  title: String!
+  "The path on this site a browser opens to sign in with it; add ?next=/local/path to come back there."
+  startPath: String!
+}
+
+extend type Query {
+  "The single sign-on providers, in the operator's order. Anyone may read them."
+  signInProviders: [SignInProvider!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/tilearchives.graphql", Input: `"A tile archive of a published layer or set (PMTiles or MBTiles), built from its published version by a job; see the description at its path + \".json\"."
 type TileArchive {
   "The service key: vector-tile-pmtiles, vector-tile-mbtiles or raster-pmtile."
@@ -16343,12 +16407,26 @@ func (ec *executionContext) childFields_SetVersionEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type SetVersionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SignInProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SignInProvider_name(ctx, field)
+	case "title":
+		return ec.fieldContext_SignInProvider_title(ctx, field)
+	case "startPath":
+		return ec.fieldContext_SignInProvider_startPath(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SignInProvider", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "externalServices":
 		return ec.fieldContext_SiteSettings_externalServices(ctx, field)
 	case "esriMap":
 		return ec.fieldContext_SiteSettings_esriMap(ctx, field)
+	case "ssoPasswordDisabled":
+		return ec.fieldContext_SiteSettings_ssoPasswordDisabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSettings", field.Name)
 }
@@ -40279,6 +40357,38 @@ func (ec *executionContext) fieldContext_Query_scans(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_signInProviders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_signInProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SignInProviders(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SignInProvider) graphql.Marshaler {
+			return ec.marshalNSignInProvider2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSignInProviderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_signInProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SignInProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tokens(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44577,6 +44687,75 @@ func (ec *executionContext) fieldContext_SetVersionEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("SetVersionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _SignInProvider_name(ctx context.Context, field graphql.CollectedField, obj *SignInProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInProvider_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInProvider_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SignInProvider_title(ctx context.Context, field graphql.CollectedField, obj *SignInProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInProvider_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInProvider_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SignInProvider_startPath(ctx context.Context, field graphql.CollectedField, obj *SignInProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInProvider_startPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInProvider_startPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSettings_externalServices(ctx context.Context, field graphql.CollectedField, obj *SiteSettings) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44620,6 +44799,29 @@ func (ec *executionContext) _SiteSettings_esriMap(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_SiteSettings_esriMap(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSettings_ssoPasswordDisabled(ctx context.Context, field graphql.CollectedField, obj *SiteSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSettings_ssoPasswordDisabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSOPasswordDisabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSettings_ssoPasswordDisabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
@@ -59979,7 +60181,7 @@ func (ec *executionContext) unmarshalInputSiteSettingsInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"externalServices", "esriMap"}
+	fieldsInOrder := [...]string{"externalServices", "esriMap", "ssoPasswordDisabled"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -60000,6 +60202,13 @@ func (ec *executionContext) unmarshalInputSiteSettingsInput(ctx context.Context,
 				return it, err
 			}
 			it.EsriMap = data
+		case "ssoPasswordDisabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ssoPasswordDisabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SsoPasswordDisabled = data
 		}
 	}
 	return it, nil
@@ -72706,6 +72915,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "signInProviders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_signInProviders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "tokens":
 			field := field
 
@@ -75485,6 +75716,54 @@ func (ec *executionContext) _SetVersionEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var signInProviderImplementors = []string{"SignInProvider"}
+
+func (ec *executionContext) _SignInProvider(ctx context.Context, sel ast.SelectionSet, obj *SignInProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, signInProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SignInProvider")
+		case "name":
+			out.Values[i] = ec._SignInProvider_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SignInProvider_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startPath":
+			out.Values[i] = ec._SignInProvider_startPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteSettingsImplementors = []string{"SiteSettings"}
 
 func (ec *executionContext) _SiteSettings(ctx context.Context, sel ast.SelectionSet, obj *SiteSettings) graphql.Marshaler {
@@ -75504,6 +75783,11 @@ func (ec *executionContext) _SiteSettings(ctx context.Context, sel ast.Selection
 			}
 		case "esriMap":
 			out.Values[i] = ec._SiteSettings_esriMap(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ssoPasswordDisabled":
+			out.Values[i] = ec._SiteSettings_ssoPasswordDisabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -79823,6 +80107,32 @@ func (ec *executionContext) unmarshalNSetVersionWhereInput2ᚖgithubᚗcomᚋgeo
 func (ec *executionContext) unmarshalNSetWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSetWhereInput(ctx context.Context, v any) (*ent.SetWhereInput, error) {
 	res, err := ec.unmarshalInputSetWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSignInProvider2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSignInProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*SignInProvider) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSignInProvider2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSignInProvider(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSignInProvider2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSignInProvider(ctx context.Context, sel ast.SelectionSet, v *SignInProvider) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SignInProvider(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSettings2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettings(ctx context.Context, sel ast.SelectionSet, v *SiteSettings) graphql.Marshaler {

@@ -628,9 +628,20 @@ type SetPage struct {
 	PageInfo *PageInfoOffset `json:"pageInfo"`
 }
 
+// An OpenID Connect provider users may sign in with (single sign-on).
+type SignInProvider struct {
+	// The provider's key in the operator's configuration and in its URLs.
+	Name string `json:"name"`
+	// What the sign-in button names.
+	Title string `json:"title"`
+	// The path on this site a browser opens to sign in with it; add ?next=/local/path to come back there.
+	StartPath string `json:"startPath"`
+}
+
 type SiteSettingsInput struct {
-	ExternalServices *bool `json:"externalServices,omitempty"`
-	EsriMap          *bool `json:"esriMap,omitempty"`
+	ExternalServices    *bool `json:"externalServices,omitempty"`
+	EsriMap             *bool `json:"esriMap,omitempty"`
+	SsoPasswordDisabled *bool `json:"ssoPasswordDisabled,omitempty"`
 }
 
 // Connection options of a source. username and password are write-only.

@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
+	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/webhooks"
@@ -70,6 +71,9 @@ type Resolver struct {
 	// TileArchives are the PMTiles and MBTiles archives of published
 	// layers and sets (nil lists none).
 	TileArchives *tilearchives.Service
+	// SSO signs users in through OpenID Connect providers (nil when none
+	// is configured).
+	SSO *sso.Service
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

@@ -17,23 +17,8 @@ func (r *mutationResolver) Login(ctx context.Context, email string, password str
 	if err != nil {
 		return nil, err
 	}
-	// A sign-in replaces the caller's session rather than adding one, so a
-	// session value planted before sign-in never becomes authenticated.
-	if old := auth.FromContext(ctx).Session; old != nil {
-		if err := r.Auth.EndSession(ctx, old); err != nil {
-			return nil, err
-		}
-	}
-	sess, value, err := r.Auth.StartSession(ctx, u)
+	sess, err := r.Auth.SignIn(ctx, u)
 	if err != nil {
-		return nil, err
-	}
-	err = auth.SetSessionCookie(ctx, value, sess.ExpiresAt)
-	if err == nil {
-		err = auth.SetCSRFCookie(ctx, sess.CsrfToken, sess.ExpiresAt)
-	}
-	if err != nil {
-		_ = r.Auth.EndSession(ctx, sess) // the cookie cannot reach the client
 		return nil, err
 	}
 	return &LoginPayload{User: u, CsrfToken: sess.CsrfToken, ExpiresAt: sess.ExpiresAt}, nil

@@ -25,6 +25,9 @@ type Service struct {
 type SiteSettings struct {
 	ExternalServices bool
 	EsriMap          bool
+	// SSOPasswordDisabled refuses password sign-in to users linked to a
+	// single sign-on provider.
+	SSOPasswordDisabled bool
 }
 
 // serviceOwner loads a dataset the caller may see as a service owner,

@@ -74,7 +74,8 @@ func (r *mutationResolver) UpdateSiteSettings(ctx context.Context, input SiteSet
 		return nil, err
 	}
 	changes := map[string]bool{}
-	for name, v := range map[string]*bool{site.ExternalServices: input.ExternalServices, site.EsriMap: input.EsriMap} {
+	for name, v := range map[string]*bool{site.ExternalServices: input.ExternalServices, site.EsriMap: input.EsriMap,
+		site.SSOPasswordDisabled: input.SsoPasswordDisabled} {
 		if v != nil {
 			changes[name] = *v
 		}
@@ -245,7 +246,8 @@ func (r *queryResolver) SiteSettings(ctx context.Context) (*SiteSettings, error)
 	if err != nil {
 		return nil, err
 	}
-	return &SiteSettings{ExternalServices: all[site.ExternalServices], EsriMap: all[site.EsriMap]}, nil
+	return &SiteSettings{ExternalServices: all[site.ExternalServices], EsriMap: all[site.EsriMap],
+		SSOPasswordDisabled: all[site.SSOPasswordDisabled]}, nil
 }
 
 // ExternalServiceTemplates is the resolver for the externalServiceTemplates field.

@@ -52,7 +52,7 @@ var referenceInfo = apidoc.Info{
 func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
-		accountOps, accountLifecycleOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
+		accountOps, accountLifecycleOps, ssoOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
 		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, auditOps,
 	} {

@@ -12,7 +12,8 @@ func accountOps(ops *[]*apidoc.Operation) {
 	s := docs{ops: ops, tag: "Session and tokens", read: "*", write: "*"}
 	s.op(http.MethodPost, "/session", "Sign in with e-mail and password; sets the session and CSRF cookies").Public().
 		AcceptsJSON(loginBody{}).ReturnsJSON(200, "The session.", sessionJSON{}).
-		Fails(http.StatusTooManyRequests, "Too many failed sign-ins; retry after Retry-After seconds.")
+		Fails(http.StatusTooManyRequests, "Too many failed sign-ins; retry after Retry-After seconds.").
+		Fails(http.StatusForbidden, "The account signs in through single sign-on, and the site setting sso_password_disabled is on.")
 	s.op(http.MethodGet, "/session", "The caller's session").ReturnsJSON(200, "The session.", sessionJSON{})
 	s.op(http.MethodDelete, "/session", "Sign out").NoContent("Signed out.")
 	s.op(http.MethodPost, "/tokens", "Create an API token with the password grant").Public().

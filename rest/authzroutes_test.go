@@ -17,6 +17,7 @@ func matrixRules() map[string]rule {
 	datasetRules(rules)
 	accountRules(rules)
 	accountLifecycleRules(rules)
+	ssoRules(rules)
 	groupRules(rules)
 	sourceRules(rules)
 	apiReferenceRules(rules)

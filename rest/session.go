@@ -17,6 +17,7 @@ func (a *API) sessionRoutes(r chi.Router) {
 	r.Post("/session", a.handle(a.login))
 	r.Get("/session", a.handle(a.getSession))
 	r.Delete("/session", a.handle(a.logout))
+	r.Get("/session/providers", a.handle(a.signInProviders))
 }
 
 type loginBody struct {

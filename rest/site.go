@@ -24,6 +24,9 @@ func (a *API) siteRoutes(r chi.Router) {
 type siteSettingsJSON struct {
 	ExternalServices *bool `json:"external_services"`
 	EsriMap          *bool `json:"esri_map"`
+	// SSOPasswordDisabled refuses password sign-in to users linked to a
+	// single sign-on provider.
+	SSOPasswordDisabled *bool `json:"sso_password_disabled"`
 }
 
 // templateJSON is an external service template.
@@ -65,7 +68,7 @@ func (a *API) getSiteSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, siteSettingsJSON{ExternalServices: &s.ExternalServices, EsriMap: &s.EsriMap})
+	writeJSON(w, http.StatusOK, siteSettingsJSON{ExternalServices: &s.ExternalServices, EsriMap: &s.EsriMap, SSOPasswordDisabled: &s.SSOPasswordDisabled})
 	return nil
 }
 
@@ -74,11 +77,12 @@ func (a *API) updateSiteSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &body); err != nil {
 		return err
 	}
-	s, err := a.res.Mutation().UpdateSiteSettings(r.Context(), graph.SiteSettingsInput{ExternalServices: body.ExternalServices, EsriMap: body.EsriMap})
+	s, err := a.res.Mutation().UpdateSiteSettings(r.Context(), graph.SiteSettingsInput{ExternalServices: body.ExternalServices, EsriMap: body.EsriMap,
+		SsoPasswordDisabled: body.SSOPasswordDisabled})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, siteSettingsJSON{ExternalServices: &s.ExternalServices, EsriMap: &s.EsriMap})
+	writeJSON(w, http.StatusOK, siteSettingsJSON{ExternalServices: &s.ExternalServices, EsriMap: &s.EsriMap, SSOPasswordDisabled: &s.SSOPasswordDisabled})
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/server"
+	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -329,6 +330,7 @@ type runtimeFlags struct {
 	secretKey     string
 	secure        bool
 	external      bool
+	oidcConfig    string
 	queryMB       int
 	tileCacheMB   int64
 	metricsAddr   string
@@ -355,6 +357,7 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.IntVar(&f.queryMB, "query-index-mb", int(envInt64("GEOPUB_QUERY_INDEX_MB", 1024)), "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it [GEOPUB_QUERY_INDEX_MB]")
 	fs.Int64Var(&f.tileCacheMB, "tile-cache-mb", envInt64("GEOPUB_TILE_CACHE_MB", vectortiles.DefaultConfig.CacheBytes>>20), "memory the vector tile cache may hold, in MiB; the least recently used tiles are dropped beyond it [GEOPUB_TILE_CACHE_MB]")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
+	fs.StringVar(&f.oidcConfig, "oidc-config", os.Getenv("GEOPUB_OIDC_CONFIG"), "JSON file of the OpenID Connect providers users may sign in with (docs/sso.md); empty for none [GEOPUB_OIDC_CONFIG]")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", os.Getenv("GEOPUB_METRICS_ADDR"), "second listen address serving /metrics without authentication, e.g. 10.0.0.5:9090 (keep it private); empty for none [GEOPUB_METRICS_ADDR]")
 	fs.Int64Var(&f.exportLimits.MaxFeatures, "export-max-features", envInt64("GEOPUB_EXPORT_MAX_FEATURES", exports.DefaultMaxFeatures), "most features one export may hold [GEOPUB_EXPORT_MAX_FEATURES]")
 	fs.Int64Var(&f.exportMB, "export-max-mb", envInt64("GEOPUB_EXPORT_MAX_MB", exports.DefaultMaxZippedBytes>>20), "largest estimated zipped size of one export, in MiB [GEOPUB_EXPORT_MAX_MB]")
@@ -420,5 +423,10 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	cfg.Exports.MaxZippedBytes = f.exportMB << 20
 	cfg.Auth.SecureCookies = f.secure
+	if f.oidcConfig != "" {
+		if cfg.SSO, err = sso.LoadConfig(f.oidcConfig, nil); err != nil {
+			return server.Config{}, usageError{"--oidc-config (GEOPUB_OIDC_CONFIG): " + err.Error()}
+		}
+	}
 	return cfg, nil
 }

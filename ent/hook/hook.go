@@ -369,6 +369,18 @@ func (f NotificationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationMutation", m)
 }
 
+// The OIDCLoginFunc type is an adapter to allow the use of ordinary
+// function as OIDCLogin mutator.
+type OIDCLoginFunc func(context.Context, *ent.OIDCLoginMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OIDCLoginFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OIDCLoginMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OIDCLoginMutation", m)
+}
+
 // The PublishGroupFunc type is an adapter to allow the use of ordinary
 // function as PublishGroup mutator.
 type PublishGroupFunc func(context.Context, *ent.PublishGroupMutation) (ent.Value, error)
@@ -511,6 +523,18 @@ func (f UserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserMutation", m)
+}
+
+// The UserIdentityFunc type is an adapter to allow the use of ordinary
+// function as UserIdentity mutator.
+type UserIdentityFunc func(context.Context, *ent.UserIdentityMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UserIdentityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UserIdentityMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserIdentityMutation", m)
 }
 
 // The WebhookDeliveryFunc type is an adapter to allow the use of ordinary

@@ -853,6 +853,32 @@ var (
 			},
 		},
 	}
+	// OidcLoginsColumns holds the columns for the "oidc_logins" table.
+	OidcLoginsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "state_hash", Type: field.TypeString, Unique: true},
+		{Name: "binding_hash", Type: field.TypeString},
+		{Name: "provider", Type: field.TypeString, Size: 64},
+		{Name: "nonce", Type: field.TypeString},
+		{Name: "code_verifier", Type: field.TypeString},
+		{Name: "redirect_uri", Type: field.TypeString, Size: 2048},
+		{Name: "next", Type: field.TypeString, Size: 2048, Default: "/"},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// OidcLoginsTable holds the schema information for the "oidc_logins" table.
+	OidcLoginsTable = &schema.Table{
+		Name:       "oidc_logins",
+		Columns:    OidcLoginsColumns,
+		PrimaryKey: []*schema.Column{OidcLoginsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oidclogin_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{OidcLoginsColumns[9]},
+			},
+		},
+	}
 	// PublishGroupsColumns holds the columns for the "publish_groups" table.
 	PublishGroupsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1224,6 +1250,43 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// UserIdentitiesColumns holds the columns for the "user_identities" table.
+	UserIdentitiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "provider", Type: field.TypeString, Size: 64},
+		{Name: "subject", Type: field.TypeString, Size: 255},
+		{Name: "email", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "granted_groups", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "last_sign_in_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// UserIdentitiesTable holds the schema information for the "user_identities" table.
+	UserIdentitiesTable = &schema.Table{
+		Name:       "user_identities",
+		Columns:    UserIdentitiesColumns,
+		PrimaryKey: []*schema.Column{UserIdentitiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "user_identities_users_user",
+				Columns:    []*schema.Column{UserIdentitiesColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "useridentity_provider_subject",
+				Unique:  true,
+				Columns: []*schema.Column{UserIdentitiesColumns[1], UserIdentitiesColumns[2]},
+			},
+			{
+				Name:    "useridentity_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{UserIdentitiesColumns[7]},
+			},
+		},
+	}
 	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
 	WebhookDeliveriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1323,6 +1386,7 @@ var (
 		LoginThrottlesTable,
 		MetadataDocumentsTable,
 		NotificationsTable,
+		OidcLoginsTable,
 		PublishGroupsTable,
 		ScansTable,
 		ServicePermissionsTable,
@@ -1335,6 +1399,7 @@ var (
 		TileArchivesTable,
 		TokensTable,
 		UsersTable,
+		UserIdentitiesTable,
 		WebhookDeliveriesTable,
 		WebhookEndpointsTable,
 	}
@@ -1362,4 +1427,5 @@ func init() {
 	SourcesTable.ForeignKeys[0].RefTable = GroupsTable
 	SourcesTable.ForeignKeys[1].RefTable = UsersTable
 	TokensTable.ForeignKeys[0].RefTable = UsersTable
+	UserIdentitiesTable.ForeignKeys[0].RefTable = UsersTable
 }

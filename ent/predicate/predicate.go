@@ -96,6 +96,9 @@ type MetadataDocument func(*sql.Selector)
 // Notification is the predicate function for notification builders.
 type Notification func(*sql.Selector)
 
+// OIDCLogin is the predicate function for oidclogin builders.
+type OIDCLogin func(*sql.Selector)
+
 // PublishGroup is the predicate function for publishgroup builders.
 type PublishGroup func(*sql.Selector)
 
@@ -131,6 +134,9 @@ type Token func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// UserIdentity is the predicate function for useridentity builders.
+type UserIdentity func(*sql.Selector)
 
 // WebhookDelivery is the predicate function for webhookdelivery builders.
 type WebhookDelivery func(*sql.Selector)

@@ -24,7 +24,9 @@ const (
 // The address is compared case-insensitively. A wrong password and an
 // unknown address get the same 401, and an unknown address still costs one
 // argon2id verification (against a dummy hash) so timing does not tell them
-// apart. A locked user with the right password gets a 401 saying so.
+// apart. A locked user with the right password gets a 401 saying so, and
+// a user linked to a single sign-on provider a 403 naming SSO while the
+// site setting sso_password_disabled is on.
 // Attempts are throttled with growing delays per account and client
 // address, per client address and (sparing addresses that have not failed
 // on it) per account; see throttle.go. A throttled attempt gets 429 with
@@ -75,6 +77,9 @@ func (s *Service) PasswordGrant(ctx context.Context, email, password, clientAddr
 	}
 	if u.IsLocked {
 		return nil, apperr.New(apperr.Unauthenticated, msgAccountLocked)
+	}
+	if err := s.refuseSSOUser(ctx, u); err != nil {
+		return nil, err
 	}
 	return u, nil
 }

@@ -56,6 +56,7 @@ import (
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/smalldata"
+	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -68,6 +69,7 @@ import (
 	"github.com/geopub/geopub/web/frontpage"
 	"github.com/geopub/geopub/web/htmlview"
 	"github.com/geopub/geopub/web/mappreview"
+	"github.com/geopub/geopub/web/signin"
 )
 
 // Config is what `geopub serve` is told.
@@ -170,7 +172,10 @@ type Config struct {
 	// server-sent events) send a heartbeat (graph.DefaultHeartbeat when
 	// zero).
 	StreamHeartbeat time.Duration
-	Logger          *slog.Logger
+	// SSO are the OpenID Connect providers users may sign in with
+	// (sso.LoadConfig); none by default.
+	SSO    sso.Config
+	Logger *slog.Logger
 }
 
 // Server is a configured, migrated Geopub service: the HTTP handler and
@@ -291,6 +296,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Secrets: box,
 	}
 	res.Accounts = accounts.New(st, res.Auth, blobs, cfg.Logger)
+	if len(cfg.SSO.Providers) > 0 {
+		res.SSO = sso.New(st.Client, cfg.SSO, sso.Options{Logger: cfg.Logger})
+	}
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
@@ -536,6 +544,8 @@ func (s *Server) routes() http.Handler {
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included), with robots.txt and the
 		// sitemaps.
+		// The sign-in page and the browser side of single sign-on.
+		signin.New(s.Resolver.Auth, s.Resolver.SSO, s.logger, s.cfg.BaseURL, s.cfg.Auth.SecureCookies).Routes(r)
 		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).
 			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).WithDataTable(s.DataTable).Routes(r)
 		// The DCAT feeds harvesters read, as the caller may see the

@@ -18,13 +18,17 @@ const (
 	ExternalServices = "external_services"
 	// EsriMap offers the esri-map service on datasets. On by default.
 	EsriMap = "esri_map"
+	// SSOPasswordDisabled refuses password sign-in (POST /session and the
+	// password grant) to users linked to an OpenID Connect provider; they
+	// sign in through the provider. Off by default.
+	SSOPasswordDisabled = "sso_password_disabled"
 )
 
 // defaults are the settings of a site that never changed them.
-var defaults = map[string]bool{ExternalServices: false, EsriMap: true}
+var defaults = map[string]bool{ExternalServices: false, EsriMap: true, SSOPasswordDisabled: false}
 
 // Names lists the settings.
-func Names() []string { return []string{ExternalServices, EsriMap} }
+func Names() []string { return []string{ExternalServices, EsriMap, SSOPasswordDisabled} }
 
 // Known reports whether name is a setting.
 func Known(name string) bool { _, ok := defaults[name]; return ok }
