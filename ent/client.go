@@ -45,6 +45,7 @@ import (
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
@@ -125,6 +126,8 @@ type Client struct {
 	Notification *NotificationClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// ServicePermission is the client for interacting with the ServicePermission builders.
@@ -194,6 +197,7 @@ func (c *Client) init() {
 	c.MetadataDocument = NewMetadataDocumentClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
 	c.PublishGroup = NewPublishGroupClient(c.config)
+	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
 	c.Scan = NewScanClient(c.config)
 	c.ServicePermission = NewServicePermissionClient(c.config)
 	c.Session = NewSessionClient(c.config)
@@ -329,6 +333,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
+		RateLimitCounter:        NewRateLimitCounterClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
@@ -391,6 +396,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
+		RateLimitCounter:        NewRateLimitCounterClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
@@ -439,7 +445,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.MetadataDocument, c.Notification, c.PublishGroup, c.RateLimitCounter, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
 		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
@@ -457,7 +463,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
-		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.MetadataDocument, c.Notification, c.PublishGroup, c.RateLimitCounter, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
 		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
@@ -528,6 +534,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Notification.mutate(ctx, m)
 	case *PublishGroupMutation:
 		return c.PublishGroup.mutate(ctx, m)
+	case *RateLimitCounterMutation:
+		return c.RateLimitCounter.mutate(ctx, m)
 	case *ScanMutation:
 		return c.Scan.mutate(ctx, m)
 	case *ServicePermissionMutation:
@@ -4901,6 +4909,139 @@ func (c *PublishGroupClient) mutate(ctx context.Context, m *PublishGroupMutation
 	}
 }
 
+// RateLimitCounterClient is a client for the RateLimitCounter schema.
+type RateLimitCounterClient struct {
+	config
+}
+
+// NewRateLimitCounterClient returns a client for the RateLimitCounter from the given config.
+func NewRateLimitCounterClient(c config) *RateLimitCounterClient {
+	return &RateLimitCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratelimitcounter.Hooks(f(g(h())))`.
+func (c *RateLimitCounterClient) Use(hooks ...Hook) {
+	c.hooks.RateLimitCounter = append(c.hooks.RateLimitCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratelimitcounter.Intercept(f(g(h())))`.
+func (c *RateLimitCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateLimitCounter = append(c.inters.RateLimitCounter, interceptors...)
+}
+
+// Create returns a builder for creating a RateLimitCounter entity.
+func (c *RateLimitCounterClient) Create() *RateLimitCounterCreate {
+	mutation := newRateLimitCounterMutation(c.config, OpCreate)
+	return &RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateLimitCounter entities.
+func (c *RateLimitCounterClient) CreateBulk(builders ...*RateLimitCounterCreate) *RateLimitCounterCreateBulk {
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateLimitCounterClient) MapCreateBulk(slice any, setFunc func(*RateLimitCounterCreate, int)) *RateLimitCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateLimitCounterCreateBulk{err: fmt.Errorf("calling to RateLimitCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateLimitCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Update() *RateLimitCounterUpdate {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdate)
+	return &RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateLimitCounterClient) UpdateOne(_m *RateLimitCounter) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounter(_m))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateLimitCounterClient) UpdateOneID(id int) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounterID(id))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Delete() *RateLimitCounterDelete {
+	mutation := newRateLimitCounterMutation(c.config, OpDelete)
+	return &RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateLimitCounterClient) DeleteOne(_m *RateLimitCounter) *RateLimitCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateLimitCounterClient) DeleteOneID(id int) *RateLimitCounterDeleteOne {
+	builder := c.Delete().Where(ratelimitcounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateLimitCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Query() *RateLimitCounterQuery {
+	return &RateLimitCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateLimitCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateLimitCounter entity by its id.
+func (c *RateLimitCounterClient) Get(ctx context.Context, id int) (*RateLimitCounter, error) {
+	return c.Query().Where(ratelimitcounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateLimitCounterClient) GetX(ctx context.Context, id int) *RateLimitCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RateLimitCounterClient) Hooks() []Hook {
+	return c.hooks.RateLimitCounter
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateLimitCounterClient) Interceptors() []Interceptor {
+	return c.inters.RateLimitCounter
+}
+
+func (c *RateLimitCounterClient) mutate(ctx context.Context, m *RateLimitCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateLimitCounter mutation op: %q", m.Op())
+	}
+}
+
 // ScanClient is a client for the Scan schema.
 type ScanClient struct {
 	config
@@ -6942,9 +7083,9 @@ type (
 		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
 		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, RateLimitCounter,
+		Scan, ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting,
+		Source, TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
@@ -6952,8 +7093,9 @@ type (
 		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
 		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, RateLimitCounter,
+		Scan, ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting,
+		Source, TileArchive, Token, User, WebhookDelivery,
+		WebhookEndpoint []ent.Interceptor
 	}
 )

@@ -42,6 +42,7 @@ import (
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
@@ -145,6 +146,7 @@ func checkColumn(t, c string) error {
 			metadatadocument.Table:        metadatadocument.ValidColumn,
 			notification.Table:            notification.ValidColumn,
 			publishgroup.Table:            publishgroup.ValidColumn,
+			ratelimitcounter.Table:        ratelimitcounter.ValidColumn,
 			scan.Table:                    scan.ValidColumn,
 			servicepermission.Table:       servicepermission.ValidColumn,
 			session.Table:                 session.ValidColumn,

@@ -34,6 +34,7 @@ import (
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
 	"github.com/geopub/geopub/ent/servicepermission"
@@ -1049,6 +1050,16 @@ func init() {
 	publishgroupDescCreatedAt := publishgroupFields[10].Descriptor()
 	// publishgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
 	publishgroup.DefaultCreatedAt = publishgroupDescCreatedAt.Default.(func() time.Time)
+	ratelimitcounterFields := schema.RateLimitCounter{}.Fields()
+	_ = ratelimitcounterFields
+	// ratelimitcounterDescBucket is the schema descriptor for bucket field.
+	ratelimitcounterDescBucket := ratelimitcounterFields[0].Descriptor()
+	// ratelimitcounter.BucketValidator is a validator for the "bucket" field. It is called by the builders before save.
+	ratelimitcounter.BucketValidator = ratelimitcounterDescBucket.Validators[0].(func(string) error)
+	// ratelimitcounterDescHits is the schema descriptor for hits field.
+	ratelimitcounterDescHits := ratelimitcounterFields[3].Descriptor()
+	// ratelimitcounter.DefaultHits holds the default value on creation for the hits field.
+	ratelimitcounter.DefaultHits = ratelimitcounterDescHits.Default.(int64)
 	scanFields := schema.Scan{}.Fields()
 	_ = scanFields
 	// scanDescProgress is the schema descriptor for progress field.

@@ -72,6 +72,8 @@ type Tx struct {
 	Notification *NotificationClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// ServicePermission is the client for interacting with the ServicePermission builders.
@@ -259,6 +261,7 @@ func (tx *Tx) init() {
 	tx.MetadataDocument = NewMetadataDocumentClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
+	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
 	tx.ServicePermission = NewServicePermissionClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
