@@ -37,7 +37,7 @@ func benchRequests(n int) []*http.Request {
 // discard is a ResponseWriter that keeps headers and drops the body.
 type discard struct{ h http.Header }
 
-func (d *discard) Header() http.Header       { return d.h }
+func (d *discard) Header() http.Header         { return d.h }
 func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discard) WriteHeader(int)             {}
 

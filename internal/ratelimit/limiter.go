@@ -52,12 +52,17 @@ type entry struct {
 	// (this process's synced counts included); pending is what this
 	// process admitted since.
 	shared, pending int64
-	// touched is set by a request since the last sync: the next one
-	// refreshes shared even when nothing is pending.
-	touched bool
+	// refresh counts the syncs that still read shared back: set by each
+	// request, so that a bucket in use stays fresh for a few syncs after
+	// its last request, when the other processes' last counts arrive.
+	refresh uint8
 }
 
 const numShards = 64
+
+// refreshSyncs is how many syncs after its last request a bucket's total
+// is still read back.
+const refreshSyncs = 3
 
 type shard struct {
 	mu sync.Mutex
@@ -138,7 +143,7 @@ func (l *Limiter) Take(k Key, now time.Time) Decision {
 	} else if e.window != win {
 		*e = entry{window: win}
 	}
-	e.touched = true
+	e.refresh = refreshSyncs
 	used := e.shared + e.pending
 	if used < quota {
 		e.pending++

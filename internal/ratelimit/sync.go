@@ -82,15 +82,24 @@ func (l *Limiter) Sync(ctx context.Context) error {
 	l.syncMu.Lock()
 	defer l.syncMu.Unlock()
 	now := l.now()
-	out := l.collect(now.Unix())
-	for len(out) > 0 {
-		n := min(len(out), batchRows)
-		totals, err := l.upsert(ctx, out[:n])
+	adds, reads := l.collect(now.Unix())
+	for len(adds) > 0 {
+		n := min(len(adds), batchRows)
+		totals, err := l.upsert(ctx, adds[:n])
 		if err != nil {
 			return err
 		}
-		l.apply(out[:n], totals)
-		out = out[n:]
+		l.apply(adds[:n], totals)
+		adds = adds[n:]
+	}
+	for len(reads) > 0 {
+		n := min(len(reads), batchRows)
+		totals, err := l.read(ctx, reads[:n])
+		if err != nil {
+			return err
+		}
+		l.apply(reads[:n], totals)
+		reads = reads[n:]
 	}
 	if now.Sub(l.lastPrune) >= pruneEvery {
 		if err := l.prune(ctx, now.Unix()); err != nil {
@@ -101,10 +110,10 @@ func (l *Limiter) Sync(ctx context.Context) error {
 	return nil
 }
 
-// collect takes the buckets to share: those touched since the last sync,
-// with what they admitted since. Buckets whose window ended are dropped.
-func (l *Limiter) collect(now int64) []outbound {
-	var out []outbound
+// collect takes the buckets to share: adds, those with requests admitted
+// since the last sync, and reads, those used in the last few syncs whose
+// total is read back. Buckets whose window ended are dropped.
+func (l *Limiter) collect(now int64) (adds, reads []outbound) {
 	for i := range l.shards {
 		sh := &l.shards[i]
 		sh.mu.Lock()
@@ -114,18 +123,26 @@ func (l *Limiter) collect(now int64) []outbound {
 				delete(sh.m, k)
 				continue
 			}
-			if !e.touched && e.pending == 0 {
-				continue
+			o := outbound{key: k, window: e.window, end: end, sent: e.pending}
+			switch {
+			case e.pending > 0:
+				adds = append(adds, o)
+			case e.refresh > 0:
+				reads = append(reads, o)
 			}
-			e.touched = false
-			out = append(out, outbound{key: k, window: e.window, end: end, sent: e.pending})
+			if e.refresh > 0 {
+				e.refresh--
+			}
 		}
 		sh.mu.Unlock()
 	}
-	for i := range out {
-		out[i].bucket = out[i].key.bucket()
+	for i := range adds {
+		adds[i].bucket = adds[i].key.bucket()
 	}
-	return out
+	for i := range reads {
+		reads[i].bucket = reads[i].key.bucket()
+	}
+	return adds, reads
 }
 
 // apply records the totals read back: shared is the total, and what was
@@ -183,6 +200,40 @@ func (l *Limiter) upsert(ctx context.Context, out []outbound) (map[string]int64,
 		return nil, fmt.Errorf("adding rate limit counts: %w", err)
 	}
 	return totals, nil
+}
+
+// read returns the totals of the buckets of out, without writing.
+func (l *Limiter) read(ctx context.Context, out []outbound) (map[string]int64, error) {
+	var q strings.Builder
+	q.WriteString("SELECT bucket, window_start, hits FROM rate_limit_counters WHERE bucket IN (")
+	args := make([]any, 0, len(out))
+	want := make(map[string]int64, len(out))
+	for i, o := range out {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("?")
+		args = append(args, o.bucket)
+		want[o.bucket] = o.window
+	}
+	q.WriteString(")")
+	rows, err := l.st.DB.QueryContext(ctx, store.Rebind(q.String(), l.st.Dialect == "postgres"), args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading rate limit counts: %w", err)
+	}
+	defer rows.Close()
+	totals := make(map[string]int64, len(out))
+	for rows.Next() {
+		var bucket string
+		var window, hits int64
+		if err := rows.Scan(&bucket, &window, &hits); err != nil {
+			return nil, fmt.Errorf("reading rate limit counts: %w", err)
+		}
+		if want[bucket] == window {
+			totals[bucket] = hits
+		}
+	}
+	return totals, rows.Err()
 }
 
 // prune deletes the rows of ended windows.
