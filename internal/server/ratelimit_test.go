@@ -166,3 +166,20 @@ func TestRateLimitDoorFormats(t *testing.T) {
 		t.Fatalf("second GetCapabilities: %d %v %s", res.Status, res.Header, res.Body)
 	}
 }
+
+// Tiles are read by maps of any origin: their refusals carry CORS headers
+// that let the map's script read the 429 and the rate-limit headers.
+func TestRateLimitTilesCORS(t *testing.T) {
+	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
+	e := ratelimitEnv(t, st, "tiles=1/1h", "", 0)
+	url := e.HTTP.URL + "/services/tiles/v1/layer_999999/tile.json"
+	if res := e.Do(t, servertest.Request{Path: url}); res.Header.Get("RateLimit-Policy") != `"tiles";q=1;w=3600` ||
+		res.Status == http.StatusTooManyRequests {
+		t.Fatalf("first TileJSON: %d %v", res.Status, res.Header)
+	}
+	res := e.Do(t, servertest.Request{Path: url})
+	if res.Status != http.StatusTooManyRequests || res.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(res.Header.Get("Access-Control-Expose-Headers"), "RateLimit-Policy") || res.Detail(t) == "" {
+		t.Fatalf("second TileJSON: %d %v %s", res.Status, res.Header, res.Body)
+	}
+}
