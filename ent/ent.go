@@ -44,6 +44,7 @@ import (
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
@@ -150,6 +151,7 @@ func checkColumn(t, c string) error {
 			notification.Table:            notification.ValidColumn,
 			oidclogin.Table:               oidclogin.ValidColumn,
 			publishgroup.Table:            publishgroup.ValidColumn,
+			ratelimitcounter.Table:        ratelimitcounter.ValidColumn,
 			scan.Table:                    scan.ValidColumn,
 			servicepermission.Table:       servicepermission.ValidColumn,
 			session.Table:                 session.ValidColumn,

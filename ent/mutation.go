@@ -44,6 +44,7 @@ import (
 	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/servicepermission"
@@ -102,6 +103,7 @@ const (
 	TypeNotification            = "Notification"
 	TypeOIDCLogin               = "OIDCLogin"
 	TypePublishGroup            = "PublishGroup"
+	TypeRateLimitCounter        = "RateLimitCounter"
 	TypeScan                    = "Scan"
 	TypeServicePermission       = "ServicePermission"
 	TypeSession                 = "Session"
@@ -32668,6 +32670,596 @@ func (m *PublishGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PublishGroupMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PublishGroup edge %s", name)
+}
+
+// RateLimitCounterMutation represents an operation that mutates the RateLimitCounter nodes in the graph.
+type RateLimitCounterMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	bucket          *string
+	window_start    *int64
+	addwindow_start *int64
+	window_end      *int64
+	addwindow_end   *int64
+	hits            *int64
+	addhits         *int64
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*RateLimitCounter, error)
+	predicates      []predicate.RateLimitCounter
+}
+
+var _ ent.Mutation = (*RateLimitCounterMutation)(nil)
+
+// ratelimitcounterOption allows management of the mutation configuration using functional options.
+type ratelimitcounterOption func(*RateLimitCounterMutation)
+
+// newRateLimitCounterMutation creates new mutation for the RateLimitCounter entity.
+func newRateLimitCounterMutation(c config, op Op, opts ...ratelimitcounterOption) *RateLimitCounterMutation {
+	m := &RateLimitCounterMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRateLimitCounter,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRateLimitCounterID sets the ID field of the mutation.
+func withRateLimitCounterID(id int) ratelimitcounterOption {
+	return func(m *RateLimitCounterMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RateLimitCounter
+		)
+		m.oldValue = func(ctx context.Context) (*RateLimitCounter, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RateLimitCounter.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRateLimitCounter sets the old RateLimitCounter of the mutation.
+func withRateLimitCounter(node *RateLimitCounter) ratelimitcounterOption {
+	return func(m *RateLimitCounterMutation) {
+		m.oldValue = func(context.Context) (*RateLimitCounter, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RateLimitCounterMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RateLimitCounterMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RateLimitCounterMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RateLimitCounterMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RateLimitCounter.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetBucket sets the "bucket" field.
+func (m *RateLimitCounterMutation) SetBucket(s string) {
+	m.bucket = &s
+}
+
+// Bucket returns the value of the "bucket" field in the mutation.
+func (m *RateLimitCounterMutation) Bucket() (r string, exists bool) {
+	v := m.bucket
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBucket returns the old "bucket" field's value of the RateLimitCounter entity.
+// If the RateLimitCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLimitCounterMutation) OldBucket(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBucket is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBucket requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBucket: %w", err)
+	}
+	return oldValue.Bucket, nil
+}
+
+// ResetBucket resets all changes to the "bucket" field.
+func (m *RateLimitCounterMutation) ResetBucket() {
+	m.bucket = nil
+}
+
+// SetWindowStart sets the "window_start" field.
+func (m *RateLimitCounterMutation) SetWindowStart(i int64) {
+	m.window_start = &i
+	m.addwindow_start = nil
+}
+
+// WindowStart returns the value of the "window_start" field in the mutation.
+func (m *RateLimitCounterMutation) WindowStart() (r int64, exists bool) {
+	v := m.window_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWindowStart returns the old "window_start" field's value of the RateLimitCounter entity.
+// If the RateLimitCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLimitCounterMutation) OldWindowStart(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWindowStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWindowStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWindowStart: %w", err)
+	}
+	return oldValue.WindowStart, nil
+}
+
+// AddWindowStart adds i to the "window_start" field.
+func (m *RateLimitCounterMutation) AddWindowStart(i int64) {
+	if m.addwindow_start != nil {
+		*m.addwindow_start += i
+	} else {
+		m.addwindow_start = &i
+	}
+}
+
+// AddedWindowStart returns the value that was added to the "window_start" field in this mutation.
+func (m *RateLimitCounterMutation) AddedWindowStart() (r int64, exists bool) {
+	v := m.addwindow_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWindowStart resets all changes to the "window_start" field.
+func (m *RateLimitCounterMutation) ResetWindowStart() {
+	m.window_start = nil
+	m.addwindow_start = nil
+}
+
+// SetWindowEnd sets the "window_end" field.
+func (m *RateLimitCounterMutation) SetWindowEnd(i int64) {
+	m.window_end = &i
+	m.addwindow_end = nil
+}
+
+// WindowEnd returns the value of the "window_end" field in the mutation.
+func (m *RateLimitCounterMutation) WindowEnd() (r int64, exists bool) {
+	v := m.window_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWindowEnd returns the old "window_end" field's value of the RateLimitCounter entity.
+// If the RateLimitCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLimitCounterMutation) OldWindowEnd(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWindowEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWindowEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWindowEnd: %w", err)
+	}
+	return oldValue.WindowEnd, nil
+}
+
+// AddWindowEnd adds i to the "window_end" field.
+func (m *RateLimitCounterMutation) AddWindowEnd(i int64) {
+	if m.addwindow_end != nil {
+		*m.addwindow_end += i
+	} else {
+		m.addwindow_end = &i
+	}
+}
+
+// AddedWindowEnd returns the value that was added to the "window_end" field in this mutation.
+func (m *RateLimitCounterMutation) AddedWindowEnd() (r int64, exists bool) {
+	v := m.addwindow_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWindowEnd resets all changes to the "window_end" field.
+func (m *RateLimitCounterMutation) ResetWindowEnd() {
+	m.window_end = nil
+	m.addwindow_end = nil
+}
+
+// SetHits sets the "hits" field.
+func (m *RateLimitCounterMutation) SetHits(i int64) {
+	m.hits = &i
+	m.addhits = nil
+}
+
+// Hits returns the value of the "hits" field in the mutation.
+func (m *RateLimitCounterMutation) Hits() (r int64, exists bool) {
+	v := m.hits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHits returns the old "hits" field's value of the RateLimitCounter entity.
+// If the RateLimitCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLimitCounterMutation) OldHits(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHits: %w", err)
+	}
+	return oldValue.Hits, nil
+}
+
+// AddHits adds i to the "hits" field.
+func (m *RateLimitCounterMutation) AddHits(i int64) {
+	if m.addhits != nil {
+		*m.addhits += i
+	} else {
+		m.addhits = &i
+	}
+}
+
+// AddedHits returns the value that was added to the "hits" field in this mutation.
+func (m *RateLimitCounterMutation) AddedHits() (r int64, exists bool) {
+	v := m.addhits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetHits resets all changes to the "hits" field.
+func (m *RateLimitCounterMutation) ResetHits() {
+	m.hits = nil
+	m.addhits = nil
+}
+
+// Where appends a list predicates to the RateLimitCounterMutation builder.
+func (m *RateLimitCounterMutation) Where(ps ...predicate.RateLimitCounter) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RateLimitCounterMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RateLimitCounterMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RateLimitCounter, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RateLimitCounterMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RateLimitCounterMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RateLimitCounter).
+func (m *RateLimitCounterMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RateLimitCounterMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.bucket != nil {
+		fields = append(fields, ratelimitcounter.FieldBucket)
+	}
+	if m.window_start != nil {
+		fields = append(fields, ratelimitcounter.FieldWindowStart)
+	}
+	if m.window_end != nil {
+		fields = append(fields, ratelimitcounter.FieldWindowEnd)
+	}
+	if m.hits != nil {
+		fields = append(fields, ratelimitcounter.FieldHits)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RateLimitCounterMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case ratelimitcounter.FieldBucket:
+		return m.Bucket()
+	case ratelimitcounter.FieldWindowStart:
+		return m.WindowStart()
+	case ratelimitcounter.FieldWindowEnd:
+		return m.WindowEnd()
+	case ratelimitcounter.FieldHits:
+		return m.Hits()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RateLimitCounterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case ratelimitcounter.FieldBucket:
+		return m.OldBucket(ctx)
+	case ratelimitcounter.FieldWindowStart:
+		return m.OldWindowStart(ctx)
+	case ratelimitcounter.FieldWindowEnd:
+		return m.OldWindowEnd(ctx)
+	case ratelimitcounter.FieldHits:
+		return m.OldHits(ctx)
+	}
+	return nil, fmt.Errorf("unknown RateLimitCounter field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RateLimitCounterMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case ratelimitcounter.FieldBucket:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBucket(v)
+		return nil
+	case ratelimitcounter.FieldWindowStart:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWindowStart(v)
+		return nil
+	case ratelimitcounter.FieldWindowEnd:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWindowEnd(v)
+		return nil
+	case ratelimitcounter.FieldHits:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHits(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RateLimitCounter field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RateLimitCounterMutation) AddedFields() []string {
+	var fields []string
+	if m.addwindow_start != nil {
+		fields = append(fields, ratelimitcounter.FieldWindowStart)
+	}
+	if m.addwindow_end != nil {
+		fields = append(fields, ratelimitcounter.FieldWindowEnd)
+	}
+	if m.addhits != nil {
+		fields = append(fields, ratelimitcounter.FieldHits)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RateLimitCounterMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case ratelimitcounter.FieldWindowStart:
+		return m.AddedWindowStart()
+	case ratelimitcounter.FieldWindowEnd:
+		return m.AddedWindowEnd()
+	case ratelimitcounter.FieldHits:
+		return m.AddedHits()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RateLimitCounterMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case ratelimitcounter.FieldWindowStart:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWindowStart(v)
+		return nil
+	case ratelimitcounter.FieldWindowEnd:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWindowEnd(v)
+		return nil
+	case ratelimitcounter.FieldHits:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddHits(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RateLimitCounter numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RateLimitCounterMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RateLimitCounterMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RateLimitCounterMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RateLimitCounter nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RateLimitCounterMutation) ResetField(name string) error {
+	switch name {
+	case ratelimitcounter.FieldBucket:
+		m.ResetBucket()
+		return nil
+	case ratelimitcounter.FieldWindowStart:
+		m.ResetWindowStart()
+		return nil
+	case ratelimitcounter.FieldWindowEnd:
+		m.ResetWindowEnd()
+		return nil
+	case ratelimitcounter.FieldHits:
+		m.ResetHits()
+		return nil
+	}
+	return fmt.Errorf("unknown RateLimitCounter field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RateLimitCounterMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RateLimitCounterMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RateLimitCounterMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RateLimitCounterMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RateLimitCounterMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RateLimitCounterMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RateLimitCounterMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RateLimitCounter unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RateLimitCounterMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RateLimitCounter edge %s", name)
 }
 
 // ScanMutation represents an operation that mutates the Scan nodes in the graph.

@@ -76,6 +76,8 @@ type Tx struct {
 	OIDCLogin *OIDCLoginClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// ServicePermission is the client for interacting with the ServicePermission builders.
@@ -267,6 +269,7 @@ func (tx *Tx) init() {
 	tx.Notification = NewNotificationClient(tx.config)
 	tx.OIDCLogin = NewOIDCLoginClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
+	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
 	tx.ServicePermission = NewServicePermissionClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

@@ -69,7 +69,7 @@ func IsArchiveFile(r *http.Request) bool {
 // readers in browsers send Range and read Content-Range and ETag.
 func archiveCORS(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag, Content-Range, Accept-Ranges, Content-Length, Retry-After")
+	h.Set("Access-Control-Expose-Headers", "ETag, Content-Range, Accept-Ranges, Content-Length, Retry-After, RateLimit, RateLimit-Policy")
 }
 
 func archivePreflight(w http.ResponseWriter, _ *http.Request) {

@@ -69,10 +69,11 @@ func (t *Tiles) Mount(r chi.Router) {
 // OpenLayers in other sites' pages): Access-Control-Allow-Origin: *.
 // Browsers send no cookies with such requests unless the page asks, and
 // then refuse the answer under "*": a session never reaches another
-// origin's script; keys are given by the page itself.
+// origin's script; keys are given by the page itself. Scripts may read
+// the rate-limit headers (internal/ratelimit) to slow down in time.
 func allowAnyOrigin(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag")
+	h.Set("Access-Control-Expose-Headers", "ETag, RateLimit, RateLimit-Policy, Retry-After")
 }
 
 // preflight answers CORS preflight requests (a page sending the key in

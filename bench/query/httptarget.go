@@ -40,6 +40,11 @@ func newTarget(label, addr string, paths []string, netHTTP bool) *httpTarget {
 }
 
 func newHTTPTarget(info serverInfo, at area, radius, maxResults int, netHTTP bool) *httpTarget {
+	return newTarget("vector", info.Addr, vectorPaths(info, at, radius, maxResults), netHTTP)
+}
+
+// vectorPaths are the point queries the vector targets send.
+func vectorPaths(info serverInfo, at area, radius, maxResults int) []string {
 	var paths []string
 	for i := range nQueries {
 		x, y := at.queryPoint(i)
@@ -47,7 +52,7 @@ func newHTTPTarget(info serverInfo, at area, radius, maxResults int, netHTTP boo
 			"radius": {fmt.Sprint(radius)}, "max_results": {fmt.Sprint(maxResults)}}
 		paths = append(paths, "/services/query/v1/vector.json?"+v.Encode())
 	}
-	return newTarget("vector", info.Addr, paths, netHTTP)
+	return paths
 }
 
 func newHealthTarget(info serverInfo, netHTTP bool) *httpTarget {

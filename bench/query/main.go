@@ -40,6 +40,7 @@ func main() {
 	pgClient := flag.String("pgclient", "pgbench", "PostGIS load client: pgbench or pgx")
 	netHTTP := flag.Bool("nethttp", false, "load with net/http's client instead of the lighter wire client")
 	areaName := flag.String("area", "nz", "the box of the points: nz (sparse, 2 points within the radius) or region (dense, 80)")
+	limits := flag.String("rate-limits", "", "rate limits (--rate-limits syntax, e.g. queries=1000000000/1h) of a second server over the same store, loaded as the target \"limited\" beside \"vector\"")
 	child := flag.Bool("serve", false, "internal: run the server child")
 	dataDir := flag.String("datadir", "", "internal: the child's data directory")
 	flag.Parse()
@@ -51,10 +52,10 @@ func main() {
 	defer stop()
 	var err error
 	if *child {
-		err = serve(ctx, *n, *dataDir, *db, areas[*areaName])
+		err = serve(ctx, *n, *dataDir, *db, areas[*areaName], *limits)
 	} else {
 		err = run(ctx, options{area: areas[*areaName], areaName: *areaName, n: *n, levels: *levels, dur: *dur, rounds: *rounds, pg: *pg, pgClient: *pgClient,
-			db: *db, radius: *radius, maxResults: *maxResults, netHTTP: *netHTTP})
+			db: *db, radius: *radius, maxResults: *maxResults, netHTTP: *netHTTP, limits: *limits})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/query:", err)
@@ -66,6 +67,7 @@ func main() {
 type options struct {
 	n, rounds, radius, maxResults int
 	levels, pg, pgClient, db      string
+	limits                        string
 	area                          area
 	areaName                      string
 	dur                           time.Duration
@@ -104,7 +106,8 @@ func run(ctx context.Context, o options) error {
 	fmt.Printf("bench/query: %d points over the %s area, radius %d m, max_results %d, %d interleaved rounds of %s per target and concurrency, HTTP through the %s\n",
 		o.n, o.areaName, o.radius, o.maxResults, o.rounds, o.dur, client)
 	var info serverInfo
-	pid, stop, err := benchkit.StartChild(ctx, &info, "-serve", "-n", strconv.Itoa(o.n), "-area", o.areaName, "-datadir", dir, "-db", o.db)
+	pid, stop, err := benchkit.StartChild(ctx, &info, "-serve", "-n", strconv.Itoa(o.n), "-area", o.areaName, "-datadir", dir, "-db", o.db,
+		"-rate-limits", o.limits)
 	if err != nil {
 		return err
 	}
@@ -122,6 +125,14 @@ func run(ctx context.Context, o options) error {
 		time.Since(start).Round(time.Millisecond), before/1024, after/1024, (after-before)/1024)
 
 	targets := []target{ours, newHealthTarget(info, o.netHTTP)}
+	if info.LimitedAddr != "" {
+		limited := newTarget("limited", info.LimitedAddr, vectorPaths(info, o.area, o.radius, o.maxResults), o.netHTTP)
+		if err := limited.warm(ctx); err != nil {
+			return err
+		}
+		fmt.Printf("limited: a second server over the same store with --rate-limits %s\n", o.limits)
+		targets = append(targets, limited)
+	}
 	if o.pg != "" {
 		pt, closePG, err := postgisTarget(ctx, o)
 		if err != nil {

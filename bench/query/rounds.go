@@ -47,7 +47,7 @@ func measure(ctx context.Context, targets []target, conc []int, o options) (meas
 // ratio, whose targets ran back to back.
 func (m measurements) summary(conc []int, rounds int) {
 	fmt.Printf("\nmedian of %d rounds\n%-10s %4s %10s %9s %9s\n", rounds, "target", "c", "req/s", "p50", "p99")
-	for _, name := range []string{"vector", "healthz", "postgis"} {
+	for _, name := range []string{"vector", "limited", "healthz", "postgis"} {
 		for _, c := range conc {
 			runs, ok := m[name][c]
 			if !ok {
@@ -59,6 +59,7 @@ func (m measurements) summary(conc []int, rounds int) {
 				time.Duration(median(runs, func(s benchkit.Stats) float64 { return float64(s.P99) })))
 		}
 	}
+	m.limitedRatios(conc)
 	v8, ok := m["vector"][8]
 	if !ok {
 		return
@@ -102,4 +103,22 @@ func list(fs []float64) string {
 		s += fmt.Sprintf("%.2f", f)
 	}
 	return s
+}
+
+// limitedRatios prints, when the rate-limited target ran, its rate over
+// the unlimited one's at each concurrency: medians of each round's ratio.
+func (m measurements) limitedRatios(conc []int) {
+	if _, ok := m["limited"]; !ok {
+		return
+	}
+	fmt.Printf("\nrate limits on / off (req/s, median of the rounds' ratios; target ≥ 0.95):")
+	for _, c := range conc {
+		l, v := m["limited"][c], m["vector"][c]
+		ratios := make([]float64, min(len(l), len(v)))
+		for i := range ratios {
+			ratios[i] = l[i].Rate / v[i].Rate
+		}
+		fmt.Printf(" c=%d %.3f [%s]", c, median(ratios, func(f float64) float64 { return f }), list(ratios))
+	}
+	fmt.Println()
 }

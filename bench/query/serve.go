@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/onewrite"
+	"github.com/geopub/geopub/internal/ratelimit"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/queryapi"
@@ -62,15 +63,19 @@ func (a area) queryPoint(i int) (float64, float64) {
 
 // serverInfo is what the server child tells the parent.
 type serverInfo struct {
-	Addr    string `json:"addr"`
-	Key     string `json:"key"`
-	Layer   int    `json:"layer"`
-	SeedSec string `json:"seed"`
+	Addr  string `json:"addr"`
+	Key   string `json:"key"`
+	Layer int    `json:"layer"`
+	// LimitedAddr serves the same store with the -rate-limits policies.
+	LimitedAddr string `json:"limited_addr,omitempty"`
+	SeedSec     string `json:"seed"`
 }
 
 // serve is the child: a Geopub server on a fresh SQLite data directory
 // (or dbURL) with a published layer of n points, serving on loopback.
-func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
+// With limits, a second server over the same store serves them on
+// another address: the rate-limited target.
+func serve(ctx context.Context, n int, dataDir, dbURL string, at area, limits string) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := server.New(ctx, server.Config{DataDir: dataDir, DatabaseURL: dbURL, Logger: logger,
 		Query: queryapi.Config{MemoryBudget: 2 << 30, Fresh: time.Second},
@@ -99,13 +104,48 @@ func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = onewrite.Serve(hs, ln) }()
+	info := serverInfo{Addr: ln.Addr().String(), Key: key, Layer: layerID, SeedSec: seedTook.Round(time.Millisecond).String()}
+	if limits != "" {
+		addr, err := serveLimited(ctx, srv, limits, logger)
+		if err != nil {
+			return err
+		}
+		info.LimitedAddr = addr
+	}
 	if os.Getenv("QUERYBENCH_PPROF") != "" {
 		go func() { _ = http.ListenAndServe(os.Getenv("QUERYBENCH_PPROF"), nil) }()
 	}
 	enc := json.NewEncoder(os.Stdout)
-	if err := enc.Encode(serverInfo{Addr: ln.Addr().String(), Key: key, Layer: layerID, SeedSec: seedTook.Round(time.Millisecond).String()}); err != nil {
+	if err := enc.Encode(info); err != nil {
 		return err
 	}
 	<-ctx.Done()
 	return hs.Close()
+}
+
+// serveLimited starts a second server over srv's store with the rate
+// limits of spec (sharing its counts every second, as in production) and
+// returns its address.
+func serveLimited(ctx context.Context, srv *server.Server, spec string, logger *slog.Logger) (string, error) {
+	limits, err := ratelimit.Parse(spec)
+	if err != nil {
+		return "", err
+	}
+	lim, err := server.NewWithStore(ctx, server.Config{DataDir: srv.TempDir() + "-limited", Logger: logger,
+		Query:      queryapi.Config{MemoryBudget: 2 << 30, Fresh: time.Second},
+		Jobs:       jobs.Config{InsertOnly: true, Logger: logger},
+		RateLimits: limits, SkipSearchRebuild: true}, srv.Store)
+	if err != nil {
+		return "", err
+	}
+	if err := lim.Start(ctx); err != nil {
+		return "", err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	hs := &http.Server{Handler: lim.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = onewrite.Serve(hs, ln) }()
+	return ln.Addr().String(), nil
 }

@@ -43,6 +43,7 @@ import (
 // options are the parent's flags.
 type options struct {
 	work, pg, cpuProfile   string
+	limits                 string
 	points, polygons, conc int
 	perZoom, boxes         int
 	dur                    time.Duration
@@ -84,6 +85,7 @@ func main() {
 	})
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the server children to PREFIX.<store>.<cold|cached>")
 	// Child mode: the server.
+	flag.StringVar(&o.limits, "rate-limits", "", "rate limits of the server children (--rate-limits syntax, e.g. tiles=1000000000/1h,ogc=1000000000/1h), to compare runs with limits on and off")
 	child := flag.Bool("serve", false, "internal: run a server child")
 	seed := flag.Bool("seed", false, "internal: store the layers first")
 	dataDir := flag.String("datadir", "", "internal: the child's SQLite data directory")
@@ -97,7 +99,7 @@ func main() {
 	if *child {
 		var stopProfile func()
 		if stopProfile, err = benchkit.Profile(o.cpuProfile); err == nil {
-			err = serve(ctx, *dataDir, *db, *cacheBytes, *seed, *index, o.points, o.polygons)
+			err = serve(ctx, *dataDir, *db, *cacheBytes, *seed, *index, o.points, o.polygons, o.limits)
 			stopProfile()
 		}
 	} else {

@@ -159,7 +159,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		return out
 	}
 	for _, mode := range []string{"cold, store", "cold"} {
-		args := append([]string{"-serve", "-cache-bytes", "1"}, st.args...)
+		args := append([]string{"-serve", "-cache-bytes", "1", "-rate-limits", o.limits}, st.args...)
 		if ids == nil {
 			args = append(args, "-seed", "-points", strconv.Itoa(o.points), "-polygons", strconv.Itoa(o.polygons))
 		}
@@ -188,7 +188,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		c.stop()
 	}
 
-	args := append([]string{"-serve", "-cache-bytes", strconv.Itoa(cachedBytes)}, st.args...)
+	args := append([]string{"-serve", "-cache-bytes", strconv.Itoa(cachedBytes), "-rate-limits", o.limits}, st.args...)
 	c, err := startChild(ctx, self, append(args, profile("cached")...))
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/onewrite"
+	"github.com/geopub/geopub/internal/ratelimit"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -50,11 +51,17 @@ type serverInfo struct {
 // index, it builds the layers' feature indexes before it answers, as
 // `geopub serve` does at start, and tiles are made from them; without,
 // every tile is made from the store.
-func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed, index bool, nPoints, nPolygons int) error {
+// limits, when set, are its rate limits (--rate-limits syntax).
+func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed, index bool, nPoints, nPolygons int, limits string) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rl, err := ratelimit.Parse(limits)
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(ctx, server.Config{DataDir: dataDir, DatabaseURL: dbURL, Logger: logger,
-		Tiles: vectortiles.Config{CacheBytes: cacheBytes, Fresh: vectortiles.DefaultConfig.Fresh, FromStore: !index},
-		Jobs:  jobs.Config{Workers: 1, Logger: logger}})
+		Tiles:      vectortiles.Config{CacheBytes: cacheBytes, Fresh: vectortiles.DefaultConfig.Fresh, FromStore: !index},
+		Jobs:       jobs.Config{Workers: 1, Logger: logger},
+		RateLimits: rl})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/ratelimit"
 	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
@@ -117,6 +118,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
+	limits := fs.String("rate-limits", os.Getenv("GEOPUB_RATE_LIMITS"), "rate limits per route class (reads, writes, search, exports, tiles, queries, ogc, graphql), per token, user or client address: class=quota/window pairs such as reads=600/1m,tiles=6000/1m, a JSON document, or the path of a JSON file (docs/ratelimit.md); none by default [GEOPUB_RATE_LIMITS]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)
 	if err := parse(fs, args, stdout, stderr); err != nil {
@@ -125,6 +127,9 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	cfg, err := rt.config(db, logger)
 	if err != nil {
 		return err
+	}
+	if cfg.RateLimits, err = ratelimit.Parse(*limits); err != nil {
+		return usageError{"--rate-limits (GEOPUB_RATE_LIMITS): " + err.Error()}
 	}
 	if *requestTimeout <= 0 {
 		return usageError{"--request-timeout (GEOPUB_REQUEST_TIMEOUT) must be positive"}

@@ -393,6 +393,18 @@ func (f PublishGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PublishGroupMutation", m)
 }
 
+// The RateLimitCounterFunc type is an adapter to allow the use of ordinary
+// function as RateLimitCounter mutator.
+type RateLimitCounterFunc func(context.Context, *ent.RateLimitCounterMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RateLimitCounterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RateLimitCounterMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateLimitCounterMutation", m)
+}
+
 // The ScanFunc type is an adapter to allow the use of ordinary
 // function as Scan mutator.
 type ScanFunc func(context.Context, *ent.ScanMutation) (ent.Value, error)

@@ -901,6 +901,32 @@ var (
 		Columns:    PublishGroupsColumns,
 		PrimaryKey: []*schema.Column{PublishGroupsColumns[0]},
 	}
+	// RateLimitCountersColumns holds the columns for the "rate_limit_counters" table.
+	RateLimitCountersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "bucket", Type: field.TypeString},
+		{Name: "window_start", Type: field.TypeInt64},
+		{Name: "window_end", Type: field.TypeInt64},
+		{Name: "hits", Type: field.TypeInt64, Default: 0},
+	}
+	// RateLimitCountersTable holds the schema information for the "rate_limit_counters" table.
+	RateLimitCountersTable = &schema.Table{
+		Name:       "rate_limit_counters",
+		Columns:    RateLimitCountersColumns,
+		PrimaryKey: []*schema.Column{RateLimitCountersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ratelimitcounter_bucket_window_start",
+				Unique:  true,
+				Columns: []*schema.Column{RateLimitCountersColumns[1], RateLimitCountersColumns[2]},
+			},
+			{
+				Name:    "ratelimitcounter_window_end",
+				Unique:  false,
+				Columns: []*schema.Column{RateLimitCountersColumns[3]},
+			},
+		},
+	}
 	// ScansColumns holds the columns for the "scans" table.
 	ScansColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1388,6 +1414,7 @@ var (
 		NotificationsTable,
 		OidcLoginsTable,
 		PublishGroupsTable,
+		RateLimitCountersTable,
 		ScansTable,
 		ServicePermissionsTable,
 		SessionsTable,

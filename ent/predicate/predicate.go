@@ -102,6 +102,9 @@ type OIDCLogin func(*sql.Selector)
 // PublishGroup is the predicate function for publishgroup builders.
 type PublishGroup func(*sql.Selector)
 
+// RateLimitCounter is the predicate function for ratelimitcounter builders.
+type RateLimitCounter func(*sql.Selector)
+
 // Scan is the predicate function for scan builders.
 type Scan func(*sql.Selector)
 

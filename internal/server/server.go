@@ -48,6 +48,7 @@ import (
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/rastertiles"
+	"github.com/geopub/geopub/internal/ratelimit"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/scratch"
@@ -116,6 +117,9 @@ type Config struct {
 	// TrustedProxies are the peers whose Forwarded and X-Forwarded-*
 	// headers name the client (internal/forwarded); none by default.
 	TrustedProxies forwarded.Proxies
+	// RateLimits are the operator's rate-limit policies by route class
+	// (internal/ratelimit); none by default.
+	RateLimits ratelimit.Config
 	// RequestTimeout is the time budget of one request's work (budget.go);
 	// 0 is DefaultRequestTimeout, negative none.
 	RequestTimeout time.Duration
@@ -197,6 +201,9 @@ type Server struct {
 	DataTable *datatable.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
+	// RateLimits counts requests by the rate-limit policies and shares
+	// the counts through the store; nil when nothing is limited.
+	RateLimits *ratelimit.Limiter
 	// metricsSrv serves MetricsAddr, healthSrv HealthAddr, between Start
 	// and Stop.
 	metricsSrv, healthSrv *http.Server
@@ -355,6 +362,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		tmp.Close()
 		return nil, err
 	}
+	s.RateLimits = ratelimit.New(cfg.RateLimits, st, cfg.Logger)
 	s.handler = s.routes()
 	return s, nil
 }
@@ -443,6 +451,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
+	s.RateLimits.Start(ctx)
 	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
 	if !s.cfg.SkipSearchRebuild {
 		rctx, cancel := context.WithCancel(ctx)
@@ -480,6 +489,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	// running jobs, which may last until the supervisor kills the
 	// process; what is counted meanwhile is written after it.
 	perr := s.Resolver.Popularity.Stop(ctx)
+	if lerr := s.RateLimits.Stop(ctx); lerr != nil {
+		s.logger.WarnContext(ctx, "sharing rate limit counts at stop", "err", lerr)
+	}
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -532,6 +544,9 @@ func (s *Server) routes() http.Handler {
 	// The map preview's scripts and stylesheet (pages embed the maps).
 	r.With(middleware.Compress(5)).Handle(mappreview.Path+"/*", mappreview.Handler())
 	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
+	// Rate limits count after authentication, by token, user or address;
+	// each group's refusals in its door's own error format.
+	lim := s.RateLimits
 	timeout := s.cfg.RequestTimeout
 	if timeout == 0 {
 		timeout = DefaultRequestTimeout
@@ -539,7 +554,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
-		r.With(budget(timeout, uploads)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger, graph.Options{Heartbeat: s.cfg.StreamHeartbeat}))
+		r.With(budget(timeout, uploads), lim.Fixed(ratelimit.GraphQL, auth.WriteFailure)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger, graph.Options{Heartbeat: s.cfg.StreamHeartbeat}))
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included), with robots.txt and the
@@ -550,15 +565,16 @@ func (s *Server) routes() http.Handler {
 			WithSite(s.cfg.BaseURL, s.cfg.SitemapURLs).WithDataTable(s.DataTable).Routes(r)
 		// The DCAT feeds harvesters read, as the caller may see the
 		// catalogue.
-		r.With(budget(timeout, nil), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
+		r.With(budget(timeout, nil), lim.Fixed(ratelimit.Reads, auth.WriteFailure), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
-		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
+		r.With(budget(timeout, transfers), lim.By(restClass, auth.WriteFailure), middleware.Compress(5)).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
+		r.Use(lim.Fixed(ratelimit.Queries, queryapi.AuthFailure))
 		s.Query.Mount(r)
 	})
 	// Vector and raster tiles, TileJSON and WMTS, with the key as a
@@ -566,6 +582,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.Tiles, corsFailure))
 		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
 		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
 		raster.Mount(r)
@@ -574,6 +591,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, ogc.IsArchiveFile))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.Exports, corsFailure))
 		ogc.NewTileArchives(s.Archives, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// OGC API - Features takes the key as a query parameter too, so that
@@ -587,6 +605,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
 	})
 	// The data table (rows of layers and tables as JSON and CSV) over the
@@ -594,12 +613,14 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
 		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// Small data: the files attached to catalog items, downloads (no
 	// request budget), the key as a query parameter too.
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
 		ogc.NewSmallData(smalldata.New(s.Store.Client, s.Resolver.Blobs, s.cfg.SmallDataMaxFileBytes), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
@@ -607,6 +628,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
+		r.Use(lim.Fixed(ratelimit.OGC, ogc.WFSAuthFailure))
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
 	// OGC API - Records over the catalogue's records (the query /data/
@@ -614,6 +636,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(lim.Fixed(ratelimit.Search, auth.WriteFailure))
 		r.Use(withLoaders)
 		ogc.NewRecords(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
@@ -622,6 +645,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.CSWAuthFailure))
+		r.Use(lim.Fixed(ratelimit.Search, ogc.CSWAuthFailure))
 		r.Use(withLoaders)
 		ogc.NewCSW(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
@@ -631,6 +655,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(ogc.ArcGISToken)
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.ArcGISAuthFailure))
+		r.Use(lim.Fixed(ratelimit.OGC, ogc.ArcGISAuthFailure))
 		ogc.NewArcGIS(feats, s.Tiles, s.Rasters, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	return r
