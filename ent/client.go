@@ -55,6 +55,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
@@ -145,6 +146,8 @@ type Client struct {
 	TileArchive *TileArchiveClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
+	// UsageDay is the client for interacting with the UsageDay builders.
+	UsageDay *UsageDayClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -204,6 +207,7 @@ func (c *Client) init() {
 	c.Source = NewSourceClient(c.config)
 	c.TileArchive = NewTileArchiveClient(c.config)
 	c.Token = NewTokenClient(c.config)
+	c.UsageDay = NewUsageDayClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookEndpoint = NewWebhookEndpointClient(c.config)
@@ -339,6 +343,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Source:                  NewSourceClient(cfg),
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
+		UsageDay:                NewUsageDayClient(cfg),
 		User:                    NewUserClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
@@ -401,6 +406,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Source:                  NewSourceClient(cfg),
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
+		UsageDay:                NewUsageDayClient(cfg),
 		User:                    NewUserClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
@@ -441,7 +447,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.UsageDay, c.User, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -459,7 +466,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Source, c.TileArchive, c.Token, c.UsageDay, c.User, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -548,6 +556,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TileArchive.mutate(ctx, m)
 	case *TokenMutation:
 		return c.Token.mutate(ctx, m)
+	case *UsageDayMutation:
+		return c.UsageDay.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
@@ -6439,6 +6449,139 @@ func (c *TokenClient) mutate(ctx context.Context, m *TokenMutation) (Value, erro
 	}
 }
 
+// UsageDayClient is a client for the UsageDay schema.
+type UsageDayClient struct {
+	config
+}
+
+// NewUsageDayClient returns a client for the UsageDay from the given config.
+func NewUsageDayClient(c config) *UsageDayClient {
+	return &UsageDayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usageday.Hooks(f(g(h())))`.
+func (c *UsageDayClient) Use(hooks ...Hook) {
+	c.hooks.UsageDay = append(c.hooks.UsageDay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usageday.Intercept(f(g(h())))`.
+func (c *UsageDayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageDay = append(c.inters.UsageDay, interceptors...)
+}
+
+// Create returns a builder for creating a UsageDay entity.
+func (c *UsageDayClient) Create() *UsageDayCreate {
+	mutation := newUsageDayMutation(c.config, OpCreate)
+	return &UsageDayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsageDay entities.
+func (c *UsageDayClient) CreateBulk(builders ...*UsageDayCreate) *UsageDayCreateBulk {
+	return &UsageDayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsageDayClient) MapCreateBulk(slice any, setFunc func(*UsageDayCreate, int)) *UsageDayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsageDayCreateBulk{err: fmt.Errorf("calling to UsageDayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsageDayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsageDayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsageDay.
+func (c *UsageDayClient) Update() *UsageDayUpdate {
+	mutation := newUsageDayMutation(c.config, OpUpdate)
+	return &UsageDayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsageDayClient) UpdateOne(_m *UsageDay) *UsageDayUpdateOne {
+	mutation := newUsageDayMutation(c.config, OpUpdateOne, withUsageDay(_m))
+	return &UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsageDayClient) UpdateOneID(id int) *UsageDayUpdateOne {
+	mutation := newUsageDayMutation(c.config, OpUpdateOne, withUsageDayID(id))
+	return &UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsageDay.
+func (c *UsageDayClient) Delete() *UsageDayDelete {
+	mutation := newUsageDayMutation(c.config, OpDelete)
+	return &UsageDayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsageDayClient) DeleteOne(_m *UsageDay) *UsageDayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsageDayClient) DeleteOneID(id int) *UsageDayDeleteOne {
+	builder := c.Delete().Where(usageday.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsageDayDeleteOne{builder}
+}
+
+// Query returns a query builder for UsageDay.
+func (c *UsageDayClient) Query() *UsageDayQuery {
+	return &UsageDayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsageDay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsageDay entity by its id.
+func (c *UsageDayClient) Get(ctx context.Context, id int) (*UsageDay, error) {
+	return c.Query().Where(usageday.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsageDayClient) GetX(ctx context.Context, id int) *UsageDay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsageDayClient) Hooks() []Hook {
+	return c.hooks.UsageDay
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsageDayClient) Interceptors() []Interceptor {
+	return c.inters.UsageDay
+}
+
+func (c *UsageDayClient) mutate(ctx context.Context, m *UsageDayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsageDayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsageDayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsageDayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsageDay mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -6944,7 +7087,7 @@ type (
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Hook
+		TileArchive, Token, UsageDay, User, WebhookDelivery, WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
@@ -6954,6 +7097,7 @@ type (
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		TileArchive, Token, User, WebhookDelivery, WebhookEndpoint []ent.Interceptor
+		TileArchive, Token, UsageDay, User, WebhookDelivery,
+		WebhookEndpoint []ent.Interceptor
 	}
 )

@@ -52,6 +52,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
@@ -155,6 +156,7 @@ func checkColumn(t, c string) error {
 			source.Table:                  source.ValidColumn,
 			tilearchive.Table:             tilearchive.ValidColumn,
 			token.Table:                   token.ValidColumn,
+			usageday.Table:                usageday.ValidColumn,
 			user.Table:                    user.ValidColumn,
 			webhookdelivery.Table:         webhookdelivery.ValidColumn,
 			webhookendpoint.Table:         webhookendpoint.ValidColumn,

@@ -45,6 +45,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
@@ -1402,6 +1403,44 @@ func init() {
 	tokenDescCreatedAt := tokenFields[6].Descriptor()
 	// token.DefaultCreatedAt holds the default value on creation for the created_at field.
 	token.DefaultCreatedAt = tokenDescCreatedAt.Default.(func() time.Time)
+	usagedayFields := schema.UsageDay{}.Fields()
+	_ = usagedayFields
+	// usagedayDescDay is the schema descriptor for day field.
+	usagedayDescDay := usagedayFields[0].Descriptor()
+	// usageday.DayValidator is a validator for the "day" field. It is called by the builders before save.
+	usageday.DayValidator = usagedayDescDay.Validators[0].(func(string) error)
+	// usagedayDescService is the schema descriptor for service field.
+	usagedayDescService := usagedayFields[3].Descriptor()
+	// usageday.ServiceValidator is a validator for the "service" field. It is called by the builders before save.
+	usageday.ServiceValidator = usagedayDescService.Validators[0].(func(string) error)
+	// usagedayDescTokenID is the schema descriptor for token_id field.
+	usagedayDescTokenID := usagedayFields[4].Descriptor()
+	// usageday.DefaultTokenID holds the default value on creation for the token_id field.
+	usageday.DefaultTokenID = usagedayDescTokenID.Default.(int)
+	// usagedayDescRequests is the schema descriptor for requests field.
+	usagedayDescRequests := usagedayFields[5].Descriptor()
+	// usageday.DefaultRequests holds the default value on creation for the requests field.
+	usageday.DefaultRequests = usagedayDescRequests.Default.(int64)
+	// usagedayDescBytes is the schema descriptor for bytes field.
+	usagedayDescBytes := usagedayFields[6].Descriptor()
+	// usageday.DefaultBytes holds the default value on creation for the bytes field.
+	usageday.DefaultBytes = usagedayDescBytes.Default.(int64)
+	// usagedayDescFeatures is the schema descriptor for features field.
+	usagedayDescFeatures := usagedayFields[7].Descriptor()
+	// usageday.DefaultFeatures holds the default value on creation for the features field.
+	usageday.DefaultFeatures = usagedayDescFeatures.Default.(int64)
+	// usagedayDescTiles is the schema descriptor for tiles field.
+	usagedayDescTiles := usagedayFields[8].Descriptor()
+	// usageday.DefaultTiles holds the default value on creation for the tiles field.
+	usageday.DefaultTiles = usagedayDescTiles.Default.(int64)
+	// usagedayDescExports is the schema descriptor for exports field.
+	usagedayDescExports := usagedayFields[9].Descriptor()
+	// usageday.DefaultExports holds the default value on creation for the exports field.
+	usageday.DefaultExports = usagedayDescExports.Default.(int64)
+	// usagedayDescDownloads is the schema descriptor for downloads field.
+	usagedayDescDownloads := usagedayFields[10].Descriptor()
+	// usageday.DefaultDownloads holds the default value on creation for the downloads field.
+	usageday.DefaultDownloads = usagedayDescDownloads.Default.(int64)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

@@ -57,6 +57,7 @@ import (
 	"github.com/geopub/geopub/internal/smalldata"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/internal/webhooks"
 	"github.com/geopub/geopub/internal/wfsserver"
@@ -148,6 +149,10 @@ type Config struct {
 	// written (popularity.DefaultInterval when zero; never when negative);
 	// they are also written at Stop.
 	PopularityFlushEvery time.Duration
+	// UsageFlushEvery is how often the usage figures counted are added
+	// to the database (usage.DefaultInterval when zero; never when
+	// negative); they are also written at Stop.
+	UsageFlushEvery time.Duration
 	// Exports are the operator's limits on exports (exports' defaults for
 	// zero fields: features, zipped bytes, raster cells, running exports
 	// per user, and how long a file is kept).
@@ -290,6 +295,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Secrets: box,
 	}
 	res.Popularity = popularity.New(st, cfg.Logger)
+	res.Usage = usage.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
 	res.ChangeFeed = changefeed.Install(st, j, cfg.Logger)
@@ -433,6 +439,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
+	s.Resolver.Usage.Start(ctx, s.cfg.UsageFlushEvery)
 	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
 	if !s.cfg.SkipSearchRebuild {
 		rctx, cancel := context.WithCancel(ctx)
@@ -470,6 +477,7 @@ func (s *Server) Stop(ctx context.Context) error {
 	// running jobs, which may last until the supervisor kills the
 	// process; what is counted meanwhile is written after it.
 	perr := s.Resolver.Popularity.Stop(ctx)
+	uerr := s.Resolver.Usage.Stop(ctx)
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -480,8 +488,14 @@ func (s *Server) Stop(ctx context.Context) error {
 	if _, ferr := s.Resolver.Popularity.Flush(ctx); perr == nil {
 		perr = ferr
 	}
+	if _, ferr := s.Resolver.Usage.Flush(ctx); uerr == nil {
+		uerr = ferr
+	}
 	if err == nil && perr != nil {
 		err = fmt.Errorf("writing popularity counters: %w", perr)
+	}
+	if err == nil && uerr != nil {
+		err = fmt.Errorf("writing usage figures: %w", uerr)
 	}
 	s.stopMetrics(ctx)
 	s.stopHealth(ctx)
@@ -541,12 +555,13 @@ func (s *Server) routes() http.Handler {
 		r.With(budget(timeout, nil), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
-		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
+		r.With(budget(timeout, transfers), middleware.Compress(5), s.Resolver.Usage.Middleware).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		s.Query.Mount(r)
 	})
 	// Vector and raster tiles, TileJSON and WMTS, with the key as a
@@ -554,6 +569,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
 		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
 		raster.Mount(r)
@@ -562,6 +578,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, ogc.IsArchiveFile))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewTileArchives(s.Archives, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// OGC API - Features takes the key as a query parameter too, so that
@@ -575,6 +592,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
 	})
 	// The data table (rows of layers and tables as JSON and CSV) over the
@@ -582,12 +600,14 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// Small data: the files attached to catalog items, downloads (no
 	// request budget), the key as a query parameter too.
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewSmallData(smalldata.New(s.Store.Client, s.Resolver.Blobs, s.cfg.SmallDataMaxFileBytes), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
@@ -595,6 +615,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
 	// OGC API - Records over the catalogue's records (the query /data/
@@ -602,6 +623,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		r.Use(withLoaders)
 		ogc.NewRecords(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
@@ -619,6 +641,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(ogc.ArcGISToken)
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.ArcGISAuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewArcGIS(feats, s.Tiles, s.Rasters, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	return r
