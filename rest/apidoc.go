@@ -53,7 +53,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps,
+		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, usageOps,
 	} {
 		add(&ops)
 	}
