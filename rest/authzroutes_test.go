@@ -23,6 +23,7 @@ func matrixRules() map[string]rule {
 	catalogueRules(rules)
 	exportRules(rules)
 	cropLayerRules(rules)
+	usageRules(rules)
 	optionsRules(rules)
 	serviceRules(rules)
 	queryRules(rules)

@@ -48,6 +48,7 @@ func TestCountersOfTwoProcessesAddUp(t *testing.T) {
 		}
 		// The next day, and a second flush onto existing rows.
 		a.now = func() time.Time { return day1.Add(2 * time.Minute) }
+		b.now = a.now
 		a.Add(Layer, 7, Tiles, 3, Amounts{Requests: 1, Bytes: 4, Tiles: 1})
 		b.Add(Layer, 7, Tiles, 3, Amounts{Requests: 1, Bytes: 6, Tiles: 1})
 		for _, c := range []*Counter{a, b} {
