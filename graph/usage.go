@@ -106,9 +106,28 @@ func (r *Resolver) DocumentUsage(ctx context.Context, id int, from, to *string) 
 	return datasetUsage(ctx, r, r.documentKind(), usage.Document, id, from, to)
 }
 
-// CatalogItemUsage is the usage figures of a catalog item.
+// CatalogItemUsage is the usage figures of a catalog item. Items load
+// through loadItem (public ids, the catalogue scope), then need edit as
+// the other kinds do.
 func (r *Resolver) CatalogItemUsage(ctx context.Context, id int, from, to *string) (*UsageReport, error) {
-	return datasetUsage(ctx, r, r.itemKind(), usage.CatalogItem, id, from, to)
+	p, err := usagePeriod(from, to)
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.loadItem(ctx, ItemPublicID(id), itemRead)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := r.canEditItem(ctx, it); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "Only those who may edit catalog item %s see its usage figures.", ItemPublicID(it.ID))
+	}
+	fs, err := usage.DatasetFigures(ctx, r.Store, usage.CatalogItem, it.ID, p)
+	if err != nil {
+		return nil, err
+	}
+	return usageReport(p, fs), nil
 }
 
 // TokenUsage is the usage figures of one of the caller's tokens: what
