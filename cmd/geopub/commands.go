@@ -23,7 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
-	"github.com/geopub/geopub/internal/usage"
+	usagefigures "github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/queryapi"
@@ -115,7 +115,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	smallMB := fs.Int64("small-data-max-mb", envInt64("GEOPUB_SMALL_DATA_MAX_MB", 50), "largest file of a catalog item the small-data service serves, in MiB; larger ones are listed with too_large [GEOPUB_SMALL_DATA_MAX_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
-	usageFlush := fs.Duration("usage-flush-every", envDuration("GEOPUB_USAGE_FLUSH_EVERY", usage.DefaultInterval), "how often the usage figures counted in memory are added to the database (a crash loses at most this much) [GEOPUB_USAGE_FLUSH_EVERY]")
+	usageFlush := fs.Duration("usage-flush-every", envDuration("GEOPUB_USAGE_FLUSH_EVERY", usagefigures.DefaultInterval), "how often the usage figures counted in memory are added to the database (a crash loses at most this much) [GEOPUB_USAGE_FLUSH_EVERY]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	var rt runtimeFlags
