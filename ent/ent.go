@@ -55,6 +55,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -162,6 +163,7 @@ func checkColumn(t, c string) error {
 			source.Table:                  source.ValidColumn,
 			tilearchive.Table:             tilearchive.ValidColumn,
 			token.Table:                   token.ValidColumn,
+			usageday.Table:                usageday.ValidColumn,
 			user.Table:                    user.ValidColumn,
 			useridentity.Table:            useridentity.ValidColumn,
 			webhookdelivery.Table:         webhookdelivery.ValidColumn,

@@ -56,6 +56,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -114,6 +115,7 @@ const (
 	TypeSource                  = "Source"
 	TypeTileArchive             = "TileArchive"
 	TypeToken                   = "Token"
+	TypeUsageDay                = "UsageDay"
 	TypeUser                    = "User"
 	TypeUserIdentity            = "UserIdentity"
 	TypeWebhookDelivery         = "WebhookDelivery"
@@ -44767,6 +44769,1139 @@ func (m *TokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Token edge %s", name)
+}
+
+// UsageDayMutation represents an operation that mutates the UsageDay nodes in the graph.
+type UsageDayMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	day           *string
+	dataset_kind  *usageday.DatasetKind
+	dataset_id    *int
+	adddataset_id *int
+	service       *string
+	token_id      *int
+	addtoken_id   *int
+	requests      *int64
+	addrequests   *int64
+	bytes         *int64
+	addbytes      *int64
+	features      *int64
+	addfeatures   *int64
+	tiles         *int64
+	addtiles      *int64
+	exports       *int64
+	addexports    *int64
+	downloads     *int64
+	adddownloads  *int64
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*UsageDay, error)
+	predicates    []predicate.UsageDay
+}
+
+var _ ent.Mutation = (*UsageDayMutation)(nil)
+
+// usagedayOption allows management of the mutation configuration using functional options.
+type usagedayOption func(*UsageDayMutation)
+
+// newUsageDayMutation creates new mutation for the UsageDay entity.
+func newUsageDayMutation(c config, op Op, opts ...usagedayOption) *UsageDayMutation {
+	m := &UsageDayMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeUsageDay,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withUsageDayID sets the ID field of the mutation.
+func withUsageDayID(id int) usagedayOption {
+	return func(m *UsageDayMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *UsageDay
+		)
+		m.oldValue = func(ctx context.Context) (*UsageDay, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().UsageDay.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withUsageDay sets the old UsageDay of the mutation.
+func withUsageDay(node *UsageDay) usagedayOption {
+	return func(m *UsageDayMutation) {
+		m.oldValue = func(context.Context) (*UsageDay, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m UsageDayMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m UsageDayMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *UsageDayMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *UsageDayMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().UsageDay.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetDay sets the "day" field.
+func (m *UsageDayMutation) SetDay(s string) {
+	m.day = &s
+}
+
+// Day returns the value of the "day" field in the mutation.
+func (m *UsageDayMutation) Day() (r string, exists bool) {
+	v := m.day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDay returns the old "day" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldDay(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDay: %w", err)
+	}
+	return oldValue.Day, nil
+}
+
+// ResetDay resets all changes to the "day" field.
+func (m *UsageDayMutation) ResetDay() {
+	m.day = nil
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *UsageDayMutation) SetDatasetKind(uk usageday.DatasetKind) {
+	m.dataset_kind = &uk
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *UsageDayMutation) DatasetKind() (r usageday.DatasetKind, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldDatasetKind(ctx context.Context) (v usageday.DatasetKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *UsageDayMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *UsageDayMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *UsageDayMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *UsageDayMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *UsageDayMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *UsageDayMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetService sets the "service" field.
+func (m *UsageDayMutation) SetService(s string) {
+	m.service = &s
+}
+
+// Service returns the value of the "service" field in the mutation.
+func (m *UsageDayMutation) Service() (r string, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldService returns the old "service" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldService(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldService is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldService requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldService: %w", err)
+	}
+	return oldValue.Service, nil
+}
+
+// ResetService resets all changes to the "service" field.
+func (m *UsageDayMutation) ResetService() {
+	m.service = nil
+}
+
+// SetTokenID sets the "token_id" field.
+func (m *UsageDayMutation) SetTokenID(i int) {
+	m.token_id = &i
+	m.addtoken_id = nil
+}
+
+// TokenID returns the value of the "token_id" field in the mutation.
+func (m *UsageDayMutation) TokenID() (r int, exists bool) {
+	v := m.token_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenID returns the old "token_id" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldTokenID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenID: %w", err)
+	}
+	return oldValue.TokenID, nil
+}
+
+// AddTokenID adds i to the "token_id" field.
+func (m *UsageDayMutation) AddTokenID(i int) {
+	if m.addtoken_id != nil {
+		*m.addtoken_id += i
+	} else {
+		m.addtoken_id = &i
+	}
+}
+
+// AddedTokenID returns the value that was added to the "token_id" field in this mutation.
+func (m *UsageDayMutation) AddedTokenID() (r int, exists bool) {
+	v := m.addtoken_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTokenID resets all changes to the "token_id" field.
+func (m *UsageDayMutation) ResetTokenID() {
+	m.token_id = nil
+	m.addtoken_id = nil
+}
+
+// SetRequests sets the "requests" field.
+func (m *UsageDayMutation) SetRequests(i int64) {
+	m.requests = &i
+	m.addrequests = nil
+}
+
+// Requests returns the value of the "requests" field in the mutation.
+func (m *UsageDayMutation) Requests() (r int64, exists bool) {
+	v := m.requests
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequests returns the old "requests" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldRequests(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequests is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequests requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequests: %w", err)
+	}
+	return oldValue.Requests, nil
+}
+
+// AddRequests adds i to the "requests" field.
+func (m *UsageDayMutation) AddRequests(i int64) {
+	if m.addrequests != nil {
+		*m.addrequests += i
+	} else {
+		m.addrequests = &i
+	}
+}
+
+// AddedRequests returns the value that was added to the "requests" field in this mutation.
+func (m *UsageDayMutation) AddedRequests() (r int64, exists bool) {
+	v := m.addrequests
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRequests resets all changes to the "requests" field.
+func (m *UsageDayMutation) ResetRequests() {
+	m.requests = nil
+	m.addrequests = nil
+}
+
+// SetBytes sets the "bytes" field.
+func (m *UsageDayMutation) SetBytes(i int64) {
+	m.bytes = &i
+	m.addbytes = nil
+}
+
+// Bytes returns the value of the "bytes" field in the mutation.
+func (m *UsageDayMutation) Bytes() (r int64, exists bool) {
+	v := m.bytes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBytes returns the old "bytes" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldBytes(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBytes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBytes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBytes: %w", err)
+	}
+	return oldValue.Bytes, nil
+}
+
+// AddBytes adds i to the "bytes" field.
+func (m *UsageDayMutation) AddBytes(i int64) {
+	if m.addbytes != nil {
+		*m.addbytes += i
+	} else {
+		m.addbytes = &i
+	}
+}
+
+// AddedBytes returns the value that was added to the "bytes" field in this mutation.
+func (m *UsageDayMutation) AddedBytes() (r int64, exists bool) {
+	v := m.addbytes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBytes resets all changes to the "bytes" field.
+func (m *UsageDayMutation) ResetBytes() {
+	m.bytes = nil
+	m.addbytes = nil
+}
+
+// SetFeatures sets the "features" field.
+func (m *UsageDayMutation) SetFeatures(i int64) {
+	m.features = &i
+	m.addfeatures = nil
+}
+
+// Features returns the value of the "features" field in the mutation.
+func (m *UsageDayMutation) Features() (r int64, exists bool) {
+	v := m.features
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeatures returns the old "features" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldFeatures(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeatures is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeatures requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeatures: %w", err)
+	}
+	return oldValue.Features, nil
+}
+
+// AddFeatures adds i to the "features" field.
+func (m *UsageDayMutation) AddFeatures(i int64) {
+	if m.addfeatures != nil {
+		*m.addfeatures += i
+	} else {
+		m.addfeatures = &i
+	}
+}
+
+// AddedFeatures returns the value that was added to the "features" field in this mutation.
+func (m *UsageDayMutation) AddedFeatures() (r int64, exists bool) {
+	v := m.addfeatures
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFeatures resets all changes to the "features" field.
+func (m *UsageDayMutation) ResetFeatures() {
+	m.features = nil
+	m.addfeatures = nil
+}
+
+// SetTiles sets the "tiles" field.
+func (m *UsageDayMutation) SetTiles(i int64) {
+	m.tiles = &i
+	m.addtiles = nil
+}
+
+// Tiles returns the value of the "tiles" field in the mutation.
+func (m *UsageDayMutation) Tiles() (r int64, exists bool) {
+	v := m.tiles
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTiles returns the old "tiles" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldTiles(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTiles: %w", err)
+	}
+	return oldValue.Tiles, nil
+}
+
+// AddTiles adds i to the "tiles" field.
+func (m *UsageDayMutation) AddTiles(i int64) {
+	if m.addtiles != nil {
+		*m.addtiles += i
+	} else {
+		m.addtiles = &i
+	}
+}
+
+// AddedTiles returns the value that was added to the "tiles" field in this mutation.
+func (m *UsageDayMutation) AddedTiles() (r int64, exists bool) {
+	v := m.addtiles
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTiles resets all changes to the "tiles" field.
+func (m *UsageDayMutation) ResetTiles() {
+	m.tiles = nil
+	m.addtiles = nil
+}
+
+// SetExports sets the "exports" field.
+func (m *UsageDayMutation) SetExports(i int64) {
+	m.exports = &i
+	m.addexports = nil
+}
+
+// Exports returns the value of the "exports" field in the mutation.
+func (m *UsageDayMutation) Exports() (r int64, exists bool) {
+	v := m.exports
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExports returns the old "exports" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldExports(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExports is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExports requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExports: %w", err)
+	}
+	return oldValue.Exports, nil
+}
+
+// AddExports adds i to the "exports" field.
+func (m *UsageDayMutation) AddExports(i int64) {
+	if m.addexports != nil {
+		*m.addexports += i
+	} else {
+		m.addexports = &i
+	}
+}
+
+// AddedExports returns the value that was added to the "exports" field in this mutation.
+func (m *UsageDayMutation) AddedExports() (r int64, exists bool) {
+	v := m.addexports
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetExports resets all changes to the "exports" field.
+func (m *UsageDayMutation) ResetExports() {
+	m.exports = nil
+	m.addexports = nil
+}
+
+// SetDownloads sets the "downloads" field.
+func (m *UsageDayMutation) SetDownloads(i int64) {
+	m.downloads = &i
+	m.adddownloads = nil
+}
+
+// Downloads returns the value of the "downloads" field in the mutation.
+func (m *UsageDayMutation) Downloads() (r int64, exists bool) {
+	v := m.downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDownloads returns the old "downloads" field's value of the UsageDay entity.
+// If the UsageDay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageDayMutation) OldDownloads(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDownloads is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDownloads requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDownloads: %w", err)
+	}
+	return oldValue.Downloads, nil
+}
+
+// AddDownloads adds i to the "downloads" field.
+func (m *UsageDayMutation) AddDownloads(i int64) {
+	if m.adddownloads != nil {
+		*m.adddownloads += i
+	} else {
+		m.adddownloads = &i
+	}
+}
+
+// AddedDownloads returns the value that was added to the "downloads" field in this mutation.
+func (m *UsageDayMutation) AddedDownloads() (r int64, exists bool) {
+	v := m.adddownloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDownloads resets all changes to the "downloads" field.
+func (m *UsageDayMutation) ResetDownloads() {
+	m.downloads = nil
+	m.adddownloads = nil
+}
+
+// Where appends a list predicates to the UsageDayMutation builder.
+func (m *UsageDayMutation) Where(ps ...predicate.UsageDay) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the UsageDayMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *UsageDayMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsageDay, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *UsageDayMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *UsageDayMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (UsageDay).
+func (m *UsageDayMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *UsageDayMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.day != nil {
+		fields = append(fields, usageday.FieldDay)
+	}
+	if m.dataset_kind != nil {
+		fields = append(fields, usageday.FieldDatasetKind)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, usageday.FieldDatasetID)
+	}
+	if m.service != nil {
+		fields = append(fields, usageday.FieldService)
+	}
+	if m.token_id != nil {
+		fields = append(fields, usageday.FieldTokenID)
+	}
+	if m.requests != nil {
+		fields = append(fields, usageday.FieldRequests)
+	}
+	if m.bytes != nil {
+		fields = append(fields, usageday.FieldBytes)
+	}
+	if m.features != nil {
+		fields = append(fields, usageday.FieldFeatures)
+	}
+	if m.tiles != nil {
+		fields = append(fields, usageday.FieldTiles)
+	}
+	if m.exports != nil {
+		fields = append(fields, usageday.FieldExports)
+	}
+	if m.downloads != nil {
+		fields = append(fields, usageday.FieldDownloads)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *UsageDayMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case usageday.FieldDay:
+		return m.Day()
+	case usageday.FieldDatasetKind:
+		return m.DatasetKind()
+	case usageday.FieldDatasetID:
+		return m.DatasetID()
+	case usageday.FieldService:
+		return m.Service()
+	case usageday.FieldTokenID:
+		return m.TokenID()
+	case usageday.FieldRequests:
+		return m.Requests()
+	case usageday.FieldBytes:
+		return m.Bytes()
+	case usageday.FieldFeatures:
+		return m.Features()
+	case usageday.FieldTiles:
+		return m.Tiles()
+	case usageday.FieldExports:
+		return m.Exports()
+	case usageday.FieldDownloads:
+		return m.Downloads()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *UsageDayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case usageday.FieldDay:
+		return m.OldDay(ctx)
+	case usageday.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case usageday.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case usageday.FieldService:
+		return m.OldService(ctx)
+	case usageday.FieldTokenID:
+		return m.OldTokenID(ctx)
+	case usageday.FieldRequests:
+		return m.OldRequests(ctx)
+	case usageday.FieldBytes:
+		return m.OldBytes(ctx)
+	case usageday.FieldFeatures:
+		return m.OldFeatures(ctx)
+	case usageday.FieldTiles:
+		return m.OldTiles(ctx)
+	case usageday.FieldExports:
+		return m.OldExports(ctx)
+	case usageday.FieldDownloads:
+		return m.OldDownloads(ctx)
+	}
+	return nil, fmt.Errorf("unknown UsageDay field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageDayMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case usageday.FieldDay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDay(v)
+		return nil
+	case usageday.FieldDatasetKind:
+		v, ok := value.(usageday.DatasetKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case usageday.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case usageday.FieldService:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetService(v)
+		return nil
+	case usageday.FieldTokenID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenID(v)
+		return nil
+	case usageday.FieldRequests:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequests(v)
+		return nil
+	case usageday.FieldBytes:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBytes(v)
+		return nil
+	case usageday.FieldFeatures:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeatures(v)
+		return nil
+	case usageday.FieldTiles:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTiles(v)
+		return nil
+	case usageday.FieldExports:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExports(v)
+		return nil
+	case usageday.FieldDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDownloads(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageDay field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *UsageDayMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, usageday.FieldDatasetID)
+	}
+	if m.addtoken_id != nil {
+		fields = append(fields, usageday.FieldTokenID)
+	}
+	if m.addrequests != nil {
+		fields = append(fields, usageday.FieldRequests)
+	}
+	if m.addbytes != nil {
+		fields = append(fields, usageday.FieldBytes)
+	}
+	if m.addfeatures != nil {
+		fields = append(fields, usageday.FieldFeatures)
+	}
+	if m.addtiles != nil {
+		fields = append(fields, usageday.FieldTiles)
+	}
+	if m.addexports != nil {
+		fields = append(fields, usageday.FieldExports)
+	}
+	if m.adddownloads != nil {
+		fields = append(fields, usageday.FieldDownloads)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *UsageDayMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case usageday.FieldDatasetID:
+		return m.AddedDatasetID()
+	case usageday.FieldTokenID:
+		return m.AddedTokenID()
+	case usageday.FieldRequests:
+		return m.AddedRequests()
+	case usageday.FieldBytes:
+		return m.AddedBytes()
+	case usageday.FieldFeatures:
+		return m.AddedFeatures()
+	case usageday.FieldTiles:
+		return m.AddedTiles()
+	case usageday.FieldExports:
+		return m.AddedExports()
+	case usageday.FieldDownloads:
+		return m.AddedDownloads()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageDayMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case usageday.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case usageday.FieldTokenID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTokenID(v)
+		return nil
+	case usageday.FieldRequests:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRequests(v)
+		return nil
+	case usageday.FieldBytes:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBytes(v)
+		return nil
+	case usageday.FieldFeatures:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFeatures(v)
+		return nil
+	case usageday.FieldTiles:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTiles(v)
+		return nil
+	case usageday.FieldExports:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddExports(v)
+		return nil
+	case usageday.FieldDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDownloads(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageDay numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *UsageDayMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *UsageDayMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *UsageDayMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsageDay nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *UsageDayMutation) ResetField(name string) error {
+	switch name {
+	case usageday.FieldDay:
+		m.ResetDay()
+		return nil
+	case usageday.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case usageday.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case usageday.FieldService:
+		m.ResetService()
+		return nil
+	case usageday.FieldTokenID:
+		m.ResetTokenID()
+		return nil
+	case usageday.FieldRequests:
+		m.ResetRequests()
+		return nil
+	case usageday.FieldBytes:
+		m.ResetBytes()
+		return nil
+	case usageday.FieldFeatures:
+		m.ResetFeatures()
+		return nil
+	case usageday.FieldTiles:
+		m.ResetTiles()
+		return nil
+	case usageday.FieldExports:
+		m.ResetExports()
+		return nil
+	case usageday.FieldDownloads:
+		m.ResetDownloads()
+		return nil
+	}
+	return fmt.Errorf("unknown UsageDay field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *UsageDayMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *UsageDayMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *UsageDayMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *UsageDayMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *UsageDayMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *UsageDayMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *UsageDayMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsageDay unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *UsageDayMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsageDay edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

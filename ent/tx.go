@@ -98,6 +98,8 @@ type Tx struct {
 	TileArchive *TileArchiveClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
+	// UsageDay is the client for interacting with the UsageDay builders.
+	UsageDay *UsageDayClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserIdentity is the client for interacting with the UserIdentity builders.
@@ -280,6 +282,7 @@ func (tx *Tx) init() {
 	tx.Source = NewSourceClient(tx.config)
 	tx.TileArchive = NewTileArchiveClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
+	tx.UsageDay = NewUsageDayClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserIdentity = NewUserIdentityClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)

@@ -89,6 +89,7 @@ type ResolverRoot interface {
 	Source() SourceResolver
 	Subscription() SubscriptionResolver
 	TileArchive() TileArchiveResolver
+	Token() TokenResolver
 	User() UserResolver
 	WebhookEndpoint() WebhookEndpointResolver
 }
@@ -167,6 +168,7 @@ type ComplexityRoot struct {
 		Services           func(childComplexity int) int
 		Title              func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+		Usage              func(childComplexity int, from *string, to *string) int
 		UserID             func(childComplexity int) int
 	}
 
@@ -394,6 +396,7 @@ type ComplexityRoot struct {
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+		Usage              func(childComplexity int, from *string, to *string) int
 		UserID             func(childComplexity int) int
 		Versions           func(childComplexity int) int
 	}
@@ -661,6 +664,7 @@ type ComplexityRoot struct {
 		TileArchives       func(childComplexity int) int
 		Type               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+		Usage              func(childComplexity int, from *string, to *string) int
 		UserID             func(childComplexity int) int
 		Versions           func(childComplexity int) int
 	}
@@ -1153,6 +1157,7 @@ type ComplexityRoot struct {
 		TileArchives       func(childComplexity int) int
 		Title              func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+		Usage              func(childComplexity int, from *string, to *string) int
 		UserID             func(childComplexity int) int
 		Versions           func(childComplexity int) int
 	}
@@ -1328,6 +1333,34 @@ type ComplexityRoot struct {
 		Name       func(childComplexity int) int
 		Referrers  func(childComplexity int) int
 		Scope      func(childComplexity int) int
+		Usage      func(childComplexity int, from *string, to *string) int
+	}
+
+	UsageAmounts struct {
+		Bytes     func(childComplexity int) int
+		Downloads func(childComplexity int) int
+		Exports   func(childComplexity int) int
+		Features  func(childComplexity int) int
+		Requests  func(childComplexity int) int
+		Tiles     func(childComplexity int) int
+	}
+
+	UsageFigure struct {
+		Bytes     func(childComplexity int) int
+		Day       func(childComplexity int) int
+		Downloads func(childComplexity int) int
+		Exports   func(childComplexity int) int
+		Features  func(childComplexity int) int
+		Requests  func(childComplexity int) int
+		Service   func(childComplexity int) int
+		Tiles     func(childComplexity int) int
+	}
+
+	UsageReport struct {
+		Days  func(childComplexity int) int
+		From  func(childComplexity int) int
+		To    func(childComplexity int) int
+		Total func(childComplexity int) int
 	}
 
 	User struct {
@@ -1431,6 +1464,7 @@ type CatalogItemResolver interface {
 	Permissions(ctx context.Context, obj *ent.CatalogItem) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.CatalogItem) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error)
+	Usage(ctx context.Context, obj *ent.CatalogItem, from *string, to *string) (*UsageReport, error)
 }
 type CatalogItemVersionResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
@@ -1476,6 +1510,7 @@ type DocumentResolver interface {
 	Versions(ctx context.Context, obj *ent.Document) ([]*ent.DocumentVersion, error)
 	Permissions(ctx context.Context, obj *ent.Document) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
+	Usage(ctx context.Context, obj *ent.Document, from *string, to *string) (*UsageReport, error)
 }
 type DocumentVersionResolver interface {
 	License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error)
@@ -1529,6 +1564,7 @@ type LayerResolver interface {
 	MyPermission(ctx context.Context, obj *ent.Layer) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.Layer) ([]*Service, error)
 	TileArchives(ctx context.Context, obj *ent.Layer) ([]*ent.TileArchive, error)
+	Usage(ctx context.Context, obj *ent.Layer, from *string, to *string) (*UsageReport, error)
 }
 type LayerVersionResolver interface {
 	License(ctx context.Context, obj *ent.LayerVersion) (*ent.License, error)
@@ -1750,6 +1786,7 @@ type SetResolver interface {
 	DraftVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error)
 	Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error)
 	TileArchives(ctx context.Context, obj *ent.Set) ([]*ent.TileArchive, error)
+	Usage(ctx context.Context, obj *ent.Set, from *string, to *string) (*UsageReport, error)
 }
 type SetVersionResolver interface {
 	License(ctx context.Context, obj *ent.SetVersion) (*ent.License, error)
@@ -1770,6 +1807,9 @@ type TileArchiveResolver interface {
 	Progress(ctx context.Context, obj *ent.TileArchive) (float64, error)
 
 	Path(ctx context.Context, obj *ent.TileArchive) (string, error)
+}
+type TokenResolver interface {
+	Usage(ctx context.Context, obj *ent.Token, from *string, to *string) (*UsageReport, error)
 }
 type UserResolver interface {
 	Access(ctx context.Context, obj *ent.User) ([]*UserAccess, error)
@@ -2108,6 +2148,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItem.UpdatedAt(childComplexity), true
+	case "CatalogItem.usage":
+		if e.ComplexityRoot.CatalogItem.Usage == nil {
+			break
+		}
+
+		args, err := ec.field_CatalogItem_usage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CatalogItem.Usage(childComplexity, args["from"].(*string), args["to"].(*string)), true
 	case "CatalogItem.userID":
 		if e.ComplexityRoot.CatalogItem.UserID == nil {
 			break
@@ -3021,6 +3072,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.UpdatedAt(childComplexity), true
+	case "Document.usage":
+		if e.ComplexityRoot.Document.Usage == nil {
+			break
+		}
+
+		args, err := ec.field_Document_usage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Document.Usage(childComplexity, args["from"].(*string), args["to"].(*string)), true
 	case "Document.userID":
 		if e.ComplexityRoot.Document.UserID == nil {
 			break
@@ -4152,6 +4214,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.UpdatedAt(childComplexity), true
+	case "Layer.usage":
+		if e.ComplexityRoot.Layer.Usage == nil {
+			break
+		}
+
+		args, err := ec.field_Layer_usage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Layer.Usage(childComplexity, args["from"].(*string), args["to"].(*string)), true
 	case "Layer.userID":
 		if e.ComplexityRoot.Layer.UserID == nil {
 			break
@@ -7303,6 +7376,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.UpdatedAt(childComplexity), true
+	case "Set.usage":
+		if e.ComplexityRoot.Set.Usage == nil {
+			break
+		}
+
+		args, err := ec.field_Set_usage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Set.Usage(childComplexity, args["from"].(*string), args["to"].(*string)), true
 	case "Set.userID":
 		if e.ComplexityRoot.Set.UserID == nil {
 			break
@@ -8016,6 +8100,128 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Token.Scope(childComplexity), true
+	case "Token.usage":
+		if e.ComplexityRoot.Token.Usage == nil {
+			break
+		}
+
+		args, err := ec.field_Token_usage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Token.Usage(childComplexity, args["from"].(*string), args["to"].(*string)), true
+
+	case "UsageAmounts.bytes":
+		if e.ComplexityRoot.UsageAmounts.Bytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Bytes(childComplexity), true
+	case "UsageAmounts.downloads":
+		if e.ComplexityRoot.UsageAmounts.Downloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Downloads(childComplexity), true
+	case "UsageAmounts.exports":
+		if e.ComplexityRoot.UsageAmounts.Exports == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Exports(childComplexity), true
+	case "UsageAmounts.features":
+		if e.ComplexityRoot.UsageAmounts.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Features(childComplexity), true
+	case "UsageAmounts.requests":
+		if e.ComplexityRoot.UsageAmounts.Requests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Requests(childComplexity), true
+	case "UsageAmounts.tiles":
+		if e.ComplexityRoot.UsageAmounts.Tiles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageAmounts.Tiles(childComplexity), true
+
+	case "UsageFigure.bytes":
+		if e.ComplexityRoot.UsageFigure.Bytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Bytes(childComplexity), true
+	case "UsageFigure.day":
+		if e.ComplexityRoot.UsageFigure.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Day(childComplexity), true
+	case "UsageFigure.downloads":
+		if e.ComplexityRoot.UsageFigure.Downloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Downloads(childComplexity), true
+	case "UsageFigure.exports":
+		if e.ComplexityRoot.UsageFigure.Exports == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Exports(childComplexity), true
+	case "UsageFigure.features":
+		if e.ComplexityRoot.UsageFigure.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Features(childComplexity), true
+	case "UsageFigure.requests":
+		if e.ComplexityRoot.UsageFigure.Requests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Requests(childComplexity), true
+	case "UsageFigure.service":
+		if e.ComplexityRoot.UsageFigure.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Service(childComplexity), true
+	case "UsageFigure.tiles":
+		if e.ComplexityRoot.UsageFigure.Tiles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageFigure.Tiles(childComplexity), true
+
+	case "UsageReport.days":
+		if e.ComplexityRoot.UsageReport.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageReport.Days(childComplexity), true
+	case "UsageReport.from":
+		if e.ComplexityRoot.UsageReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageReport.From(childComplexity), true
+	case "UsageReport.to":
+		if e.ComplexityRoot.UsageReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageReport.To(childComplexity), true
+	case "UsageReport.total":
+		if e.ComplexityRoot.UsageReport.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UsageReport.Total(childComplexity), true
 
 	case "User.access":
 		if e.ComplexityRoot.User.Access == nil {
@@ -14402,6 +14608,68 @@ extend type Mutation {
   deleteToken(id: ID!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/usage.graphql", Input: `"What was served or made: requests, bytes of answers, features and tiles served, exports made and files downloaded."
+type UsageAmounts {
+  requests: Int!
+  "Bytes of the answers' bodies, as the handler wrote them (before the server's own HTTP compression)."
+  bytes: Int!
+  features: Int!
+  tiles: Int!
+  exports: Int!
+  downloads: Int!
+}
+
+"One UTC day's usage figures of one data service."
+type UsageFigure {
+  "The UTC date, YYYY-MM-DD."
+  day: String!
+  "The service key: wfs (WFS and OGC API - Features), tiles, wmts, spatial-query-vector, spatial-query-grid, spatial-query-set, data-table, export, download, small-data, esri-rest-api, esri-map, tile-archive."
+  service: String!
+  requests: Int!
+  bytes: Int!
+  features: Int!
+  tiles: Int!
+  exports: Int!
+  downloads: Int!
+}
+
+"Usage figures over a period of UTC days. Figures are written every few seconds; the latest seconds may not show yet."
+type UsageReport {
+  "The period's first day, YYYY-MM-DD."
+  from: String!
+  "The period's last day, YYYY-MM-DD."
+  to: String!
+  "The period's totals."
+  total: UsageAmounts!
+  "The figures by day and service, days in order; days and services without use are absent."
+  days: [UsageFigure!]!
+}
+
+extend type Layer {
+  "Its usage figures between from and to (YYYY-MM-DD, UTC; by default the last 30 days; at most 366 days). Only those who may edit it (and site administrators) read them; others get an error."
+  usage(from: String, to: String): UsageReport
+}
+
+extend type Set {
+  "Its usage figures between from and to (YYYY-MM-DD, UTC; by default the last 30 days; at most 366 days). Only those who may edit it (and site administrators) read them; others get an error."
+  usage(from: String, to: String): UsageReport
+}
+
+extend type Document {
+  "Its usage figures between from and to (YYYY-MM-DD, UTC; by default the last 30 days; at most 366 days). Only those who may edit it (and site administrators) read them; others get an error."
+  usage(from: String, to: String): UsageReport
+}
+
+extend type CatalogItem {
+  "Its usage figures between from and to (YYYY-MM-DD, UTC; by default the last 30 days; at most 366 days). Only those who may edit it (and site administrators) read them; others get an error."
+  usage(from: String, to: String): UsageReport
+}
+
+extend type Token {
+  "What requests made with it were served, between from and to (YYYY-MM-DD, UTC; by default the last 30 days; at most 366 days)."
+  usage(from: String, to: String): UsageReport
+}
+`, BuiltIn: false},
 	{Name: "../schema/users.graphql", Input: `"Group permission levels, each including the ones before it: member < edit_data < edit_users < admin."
 enum GroupPermission @goModel(model: "github.com/geopub/geopub/ent/groupmembership.Permission") {
   member
@@ -14695,6 +14963,8 @@ func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field g
 		return ec.fieldContext_CatalogItem_myPermission(ctx, field)
 	case "services":
 		return ec.fieldContext_CatalogItem_services(ctx, field)
+	case "usage":
+		return ec.fieldContext_CatalogItem_usage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CatalogItem", field.Name)
 }
@@ -15151,6 +15421,8 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_permissions(ctx, field)
 	case "myPermission":
 		return ec.fieldContext_Document_myPermission(ctx, field)
+	case "usage":
+		return ec.fieldContext_Document_usage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
 }
@@ -15673,6 +15945,8 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_services(ctx, field)
 	case "tileArchives":
 		return ec.fieldContext_Layer_tileArchives(ctx, field)
+	case "usage":
+		return ec.fieldContext_Layer_usage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
 }
@@ -16261,6 +16535,8 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_versions(ctx, field)
 	case "tileArchives":
 		return ec.fieldContext_Set_tileArchives(ctx, field)
+	case "usage":
+		return ec.fieldContext_Set_usage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Set", field.Name)
 }
@@ -16573,8 +16849,64 @@ func (ec *executionContext) childFields_Token(ctx context.Context, field graphql
 		return ec.fieldContext_Token_expiresAt(ctx, field)
 	case "lastUsedAt":
 		return ec.fieldContext_Token_lastUsedAt(ctx, field)
+	case "usage":
+		return ec.fieldContext_Token_usage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Token", field.Name)
+}
+
+func (ec *executionContext) childFields_UsageAmounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "requests":
+		return ec.fieldContext_UsageAmounts_requests(ctx, field)
+	case "bytes":
+		return ec.fieldContext_UsageAmounts_bytes(ctx, field)
+	case "features":
+		return ec.fieldContext_UsageAmounts_features(ctx, field)
+	case "tiles":
+		return ec.fieldContext_UsageAmounts_tiles(ctx, field)
+	case "exports":
+		return ec.fieldContext_UsageAmounts_exports(ctx, field)
+	case "downloads":
+		return ec.fieldContext_UsageAmounts_downloads(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UsageAmounts", field.Name)
+}
+
+func (ec *executionContext) childFields_UsageFigure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "day":
+		return ec.fieldContext_UsageFigure_day(ctx, field)
+	case "service":
+		return ec.fieldContext_UsageFigure_service(ctx, field)
+	case "requests":
+		return ec.fieldContext_UsageFigure_requests(ctx, field)
+	case "bytes":
+		return ec.fieldContext_UsageFigure_bytes(ctx, field)
+	case "features":
+		return ec.fieldContext_UsageFigure_features(ctx, field)
+	case "tiles":
+		return ec.fieldContext_UsageFigure_tiles(ctx, field)
+	case "exports":
+		return ec.fieldContext_UsageFigure_exports(ctx, field)
+	case "downloads":
+		return ec.fieldContext_UsageFigure_downloads(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UsageFigure", field.Name)
+}
+
+func (ec *executionContext) childFields_UsageReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_UsageReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_UsageReport_to(ctx, field)
+	case "total":
+		return ec.fieldContext_UsageReport_total(ctx, field)
+	case "days":
+		return ec.fieldContext_UsageReport_days(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UsageReport", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16849,6 +17181,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_CatalogItem_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_CropLayer_feature_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16885,6 +17239,28 @@ func (ec *executionContext) field_CropLayer_features_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Document_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Group_permissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16896,6 +17272,28 @@ func (ec *executionContext) field_Group_permissions_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["security"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Layer_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
 	return args, nil
 }
 
@@ -20533,6 +20931,28 @@ func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Set_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Source_datasources_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20674,6 +21094,28 @@ func (ec *executionContext) field_Subscription_notifications_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Token_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
 	return args, nil
 }
 
@@ -22064,6 +22506,50 @@ func (ec *executionContext) fieldContext_CatalogItem_services(_ context.Context,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Service(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_usage(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_usage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.CatalogItem().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+			return ec.marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_usage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_CatalogItem_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -25750,6 +26236,50 @@ func (ec *executionContext) _Document_myPermission(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Document_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Document", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
+}
+
+func (ec *executionContext) _Document_usage(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_usage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Document().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+			return ec.marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Document_usage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Document_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DocumentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentConnection) (ret graphql.Marshaler) {
@@ -30365,6 +30895,50 @@ func (ec *executionContext) fieldContext_Layer_tileArchives(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TileArchive(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Layer_usage(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_usage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Layer().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+			return ec.marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_usage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Layer_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -43372,6 +43946,50 @@ func (ec *executionContext) fieldContext_Set_tileArchives(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Set_usage(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_usage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Set().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+			return ec.marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Set_usage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Set",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Set_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SetConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SetConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46290,6 +46908,482 @@ func (ec *executionContext) _Token_lastUsedAt(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Token_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Token", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Token_usage(ctx context.Context, field graphql.CollectedField, obj *ent.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Token_usage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Token().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+			return ec.marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Token_usage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Token",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Token_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UsageAmounts_requests(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_requests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Requests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_requests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageAmounts_bytes(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_bytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageAmounts_features(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_features(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Features, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_features(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageAmounts_tiles(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_tiles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tiles, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_tiles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageAmounts_exports(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_exports(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exports, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_exports(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageAmounts_downloads(ctx context.Context, field graphql.CollectedField, obj *UsageAmounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageAmounts_downloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Downloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageAmounts_downloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageAmounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_day(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_day(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Day, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_service(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_service(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Service, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_requests(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_requests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Requests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_requests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_bytes(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_bytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_features(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_features(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Features, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_features(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_tiles(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_tiles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tiles, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_tiles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_exports(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_exports(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exports, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_exports(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageFigure_downloads(ctx context.Context, field graphql.CollectedField, obj *UsageFigure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageFigure_downloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Downloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageFigure_downloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageFigure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UsageReport_from(ctx context.Context, field graphql.CollectedField, obj *UsageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageReport_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UsageReport_to(ctx context.Context, field graphql.CollectedField, obj *UsageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageReport_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UsageReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UsageReport_total(ctx context.Context, field graphql.CollectedField, obj *UsageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageReport_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UsageAmounts) graphql.Marshaler {
+			return ec.marshalNUsageAmounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageAmounts(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageReport_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UsageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageAmounts(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UsageReport_days(ctx context.Context, field graphql.CollectedField, obj *UsageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UsageReport_days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*UsageFigure) graphql.Marshaler {
+			return ec.marshalNUsageFigure2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageFigureᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UsageReport_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UsageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UsageFigure(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -63934,6 +65028,44 @@ func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "usage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_usage(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66357,6 +67489,44 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Document_myPermission(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "usage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_usage(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -69286,6 +70456,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Layer_tileArchives(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "usage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_usage(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -74998,6 +76206,44 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "usage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Set_usage(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -76645,41 +77891,268 @@ func (ec *executionContext) _Token(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Token_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Token_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "keyHint":
 			out.Values[i] = ec._Token_keyHint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "scope":
 			out.Values[i] = ec._Token_scope(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "referrers":
 			out.Values[i] = ec._Token_referrers(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Token_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "expiresAt":
 			out.Values[i] = ec._Token_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastUsedAt":
 			out.Values[i] = ec._Token_lastUsedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "usage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Token_usage(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var usageAmountsImplementors = []string{"UsageAmounts"}
+
+func (ec *executionContext) _UsageAmounts(ctx context.Context, sel ast.SelectionSet, obj *UsageAmounts) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, usageAmountsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UsageAmounts")
+		case "requests":
+			out.Values[i] = ec._UsageAmounts_requests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bytes":
+			out.Values[i] = ec._UsageAmounts_bytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "features":
+			out.Values[i] = ec._UsageAmounts_features(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tiles":
+			out.Values[i] = ec._UsageAmounts_tiles(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exports":
+			out.Values[i] = ec._UsageAmounts_exports(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "downloads":
+			out.Values[i] = ec._UsageAmounts_downloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var usageFigureImplementors = []string{"UsageFigure"}
+
+func (ec *executionContext) _UsageFigure(ctx context.Context, sel ast.SelectionSet, obj *UsageFigure) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, usageFigureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UsageFigure")
+		case "day":
+			out.Values[i] = ec._UsageFigure_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "service":
+			out.Values[i] = ec._UsageFigure_service(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requests":
+			out.Values[i] = ec._UsageFigure_requests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bytes":
+			out.Values[i] = ec._UsageFigure_bytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "features":
+			out.Values[i] = ec._UsageFigure_features(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tiles":
+			out.Values[i] = ec._UsageFigure_tiles(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exports":
+			out.Values[i] = ec._UsageFigure_exports(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "downloads":
+			out.Values[i] = ec._UsageFigure_downloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var usageReportImplementors = []string{"UsageReport"}
+
+func (ec *executionContext) _UsageReport(ctx context.Context, sel ast.SelectionSet, obj *UsageReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, usageReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UsageReport")
+		case "from":
+			out.Values[i] = ec._UsageReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._UsageReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._UsageReport_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "days":
+			out.Values[i] = ec._UsageReport_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -80426,6 +81899,42 @@ func (ec *executionContext) marshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgen�
 	return res
 }
 
+func (ec *executionContext) marshalNUsageAmounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageAmounts(ctx context.Context, sel ast.SelectionSet, v *UsageAmounts) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UsageAmounts(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUsageFigure2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageFigureᚄ(ctx context.Context, sel ast.SelectionSet, v []*UsageFigure) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUsageFigure2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageFigure(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUsageFigure2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageFigure(ctx context.Context, sel ast.SelectionSet, v *UsageFigure) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UsageFigure(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNUser2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -83068,6 +84577,13 @@ func (ec *executionContext) marshalOToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 		return graphql.Null
 	}
 	return ec._Token(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUsageReport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUsageReport(ctx context.Context, sel ast.SelectionSet, v *UsageReport) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UsageReport(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {

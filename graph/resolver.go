@@ -29,6 +29,7 @@ import (
 	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/webhooks"
 )
 
@@ -53,7 +54,10 @@ type Resolver struct {
 	// Popularity counts views and downloads of datasets (nil counts
 	// nothing).
 	Popularity *popularity.Counter
-	Logger     *slog.Logger
+	// Usage counts what the data services serve, per dataset, service
+	// and token (nil counts nothing).
+	Usage  *usage.Counter
+	Logger *slog.Logger
 	// Search is the catalogue's search index, kept current by Feed.
 	Search search.Index
 	Feed   *searchfeed.Feed

@@ -92,3 +92,8 @@ func (r *queryResolver) Token(ctx context.Context, id int) (*ent.Token, error) {
 	}
 	return r.Auth.UserToken(ctx, u, id)
 }
+
+// Token returns TokenResolver implementation.
+func (r *Resolver) Token() TokenResolver { return &tokenResolver{r} }
+
+type tokenResolver struct{ *Resolver }

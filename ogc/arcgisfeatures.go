@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/geoservices"
 	"github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // arcgisQueryScopes are the token scopes of FeatureServer and the layer
@@ -218,6 +219,13 @@ func (h *featureServer) query(mapServer bool) http.HandlerFunc {
 		default:
 			hd.Set("Content-Type", "application/json; charset=utf-8")
 		}
+		// Requests and bytes only: the answer's writer does not tell how
+		// many features it held.
+		svc := usage.ArcGIS
+		if mapServer {
+			svc = usage.ArcGISMap
+		}
+		usage.Served(w, usage.Layer, c.LayerID, svc, usage.Amounts{})
 		_, _ = w.Write(b.Bytes())
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/forwarded"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // FeaturesPath is where OGC API - Features is served.
@@ -332,6 +333,7 @@ func (h *Features) items(c *call) error {
 		return err
 	}
 	c.w.Header().Set("Content-Crs", "<"+q.CRS.URI()+">")
+	usage.Served(c.w, usage.Layer, col.LayerID, usage.WFS, usage.Amounts{Features: int64(fc.NumberReturned)})
 	return c.send(of.TypeGeoJSON, fc, func() of.HTMLPage {
 		t := &of.HTMLTable{Head: append([]string{"id"}, col.FieldNames()...)}
 		for _, f := range fc.Features {
@@ -396,6 +398,7 @@ func (h *Features) item(c *call) error {
 	}
 	f.Links = of.ItemLinks(col, c.base, fid, linkQuery(c.r))
 	c.w.Header().Set("Content-Crs", "<"+crs.URI()+">")
+	usage.Served(c.w, usage.Layer, col.LayerID, usage.WFS, usage.Amounts{Features: 1})
 	return c.send(of.TypeGeoJSON, f, func() of.HTMLPage {
 		names, cells := of.PropertyCells(f.Properties)
 		t := &of.HTMLTable{Head: []string{"Property", "Value"}}

@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/rastertiles"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -69,11 +70,12 @@ func (t *RasterTiles) tile(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	t.serve(w, r, kind, id, tile, f, st)
+	t.serve(w, r, kind, id, tile, f, st, usage.Tiles)
 }
 
-// serve answers one image tile, the caller's scope already checked.
-func (t *RasterTiles) serve(w http.ResponseWriter, r *http.Request, kind string, id int, tile vectortiles.Tile, f rastertiles.Format, st rastertiles.Style) {
+// serve answers one image tile, the caller's scope already checked;
+// service is the one its usage counts under.
+func (t *RasterTiles) serve(w http.ResponseWriter, r *http.Request, kind string, id int, tile vectortiles.Tile, f rastertiles.Format, st rastertiles.Style, service usage.Service) {
 	ctx := r.Context()
 	p := auth.FromContext(ctx)
 	v, err := t.svc.Viewer(ctx, p)
@@ -100,6 +102,7 @@ func (t *RasterTiles) serve(w http.ResponseWriter, r *http.Request, kind string,
 		return
 	}
 	h.Set("Content-Type", f.ContentType())
+	usage.Served(w, usage.KindOf(kind), id, service, usage.Amounts{Tiles: 1})
 	onewrite.Send(w, r, http.StatusOK, a.Body)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/smalldata"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // SmallDataPath is where the small-data service answers:
@@ -195,6 +196,7 @@ func (s *SmallData) file(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
 	h.Set("ETag", `"dv`+strconv.Itoa(f.VersionID())+`"`)
 	h.Set("Cache-Control", cacheControl(p))
+	usage.Served(w, usage.CatalogItem, id, usage.SmallData, usage.Amounts{Downloads: 1})
 	http.ServeContent(w, r, "", f.Modified, rc)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/gzipbody"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/rastertiles"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -185,6 +186,7 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 		body = a.Gzipped()
 		h.Set("Content-Encoding", "gzip")
 	}
+	usage.Served(w, usage.KindOf(kind), id, usage.Tiles, usage.Amounts{Tiles: 1})
 	onewrite.Send(w, r, http.StatusOK, body)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/wfsserver"
 )
 
@@ -89,6 +90,7 @@ func (h *WFS) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", res.ContentType)
+	usage.Served(w, usage.Layer, res.LayerID, usage.WFS, usage.Amounts{Features: int64(res.Features)})
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
 		return

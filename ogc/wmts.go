@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/rastertiles"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -135,7 +136,7 @@ func (t *RasterTiles) getTile(w http.ResponseWriter, r *http.Request, kind strin
 		owsException(w, "TileOutOfRange", "tilematrix", err.Error())
 		return
 	}
-	t.serve(w, r, kind, id, tile, f, st)
+	t.serve(w, r, kind, id, tile, f, st, usage.WMTS)
 }
 
 // owsException writes an OWS 1.1 ExceptionReport with status 400.

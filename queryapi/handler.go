@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/geodesic"
 	"github.com/geopub/geopub/internal/gzipbody"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // auth.ScopeQuery is the token scope of the point-query APIs.
@@ -207,6 +208,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 			results[i].layer, results[i].ix = l, ix
 			results[i].hits = Nearest(ix, point, p.radius, p.maxResults)
 			answered++
+			usage.Served(w, usage.Layer, id, usage.QueryVector, usage.Amounts{Features: int64(len(results[i].hits))})
 		}
 		b := getBuffer()
 		defer putBuffer(b)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/grids"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // rasterAPI is the raster query: version 1, JSON only.
@@ -91,6 +92,7 @@ func (s *Service) raster(suffix string) http.HandlerFunc {
 			}
 			if results[i].err == "" {
 				answered++
+				usage.Served(w, usage.Layer, id, usage.QueryGrid, usage.Amounts{})
 			}
 		}
 		if answered == 0 && len(results) == 1 {

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/geodesic"
 	"github.com/geopub/geopub/internal/sets"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // setAPI is the set query: 1.3 current. Earlier versions are answered in
@@ -106,6 +107,7 @@ func (s *Service) set(suffix string) http.HandlerFunc {
 			}
 		}
 		b.WriteByte(']')
+		usage.Served(w, usage.Set, p.set, usage.QuerySet, usage.Amounts{})
 		rp.send(http.StatusOK, b.Bytes())
 	}
 }

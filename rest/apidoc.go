@@ -54,7 +54,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, accountLifecycleOps, ssoOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, auditOps,
+		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, auditOps, usageOps,
 	} {
 		add(&ops)
 	}

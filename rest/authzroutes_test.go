@@ -26,6 +26,7 @@ func matrixRules() map[string]rule {
 	exportRules(rules)
 	cropLayerRules(rules)
 	auditRules(rules)
+	usageRules(rules)
 	optionsRules(rules)
 	serviceRules(rules)
 	queryRules(rules)

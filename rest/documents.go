@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 func (a *API) documentRoutes(r chi.Router) {
@@ -388,6 +389,7 @@ func (a *API) sendDocumentFile(w http.ResponseWriter, r *http.Request, v *ent.Do
 	}
 	defer rc.Close()
 	a.res.Popularity.Download(popularity.Document, v.DocumentID)
+	usage.Served(w, usage.Document, v.DocumentID, usage.Download, usage.Amounts{Downloads: 1})
 	h := w.Header()
 	h.Set("Content-Type", v.ContentType)
 	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", v.FileName))

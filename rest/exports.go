@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/exportfile"
 	"github.com/geopub/geopub/internal/exports"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // exportRoutes serves /exports/ (api-shapes §7). Each route is registered
@@ -252,6 +253,7 @@ func (a *API) createExport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	w.Header().Set("Location", l.api("exports/%d/", out.Export.ID))
+	markExport(w, out.Export, usage.Amounts{Exports: 1})
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
@@ -321,6 +323,9 @@ func (a *API) downloadExport(w http.ResponseWriter, r *http.Request) error {
 	defer content.Close()
 	if r.Header.Get("Range") == "" || r.Header.Get("Range") == "bytes=0-" {
 		a.res.Exports.Downloaded(e)
+		markExport(w, e, usage.Amounts{Downloads: 1})
+	} else {
+		markExport(w, e, usage.Amounts{})
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
@@ -357,4 +362,12 @@ func (a *API) exportOptions(w http.ResponseWriter, r *http.Request) error {
 		}}},
 	})
 	return nil
+}
+
+// markExport counts a for each layer of an export, under the export
+// service, in the usage figures.
+func markExport(w http.ResponseWriter, e *ent.Export, a usage.Amounts) {
+	for _, p := range e.Parts {
+		usage.Served(w, usage.Layer, p.LayerID, usage.Export, a)
+	}
 }

@@ -78,6 +78,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.exportRoutes)
 	vr.Group(a.cropLayerRoutes)
 	vr.Group(a.auditRoutes)
+	vr.Group(a.usageRoutes)
 	return r
 }
 

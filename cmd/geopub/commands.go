@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
+	usagefigures "github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/queryapi"
@@ -116,6 +117,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	smallMB := fs.Int64("small-data-max-mb", envInt64("GEOPUB_SMALL_DATA_MAX_MB", 50), "largest file of a catalog item the small-data service serves, in MiB; larger ones are listed with too_large [GEOPUB_SMALL_DATA_MAX_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
+	usageFlush := fs.Duration("usage-flush-every", envDuration("GEOPUB_USAGE_FLUSH_EVERY", usagefigures.DefaultInterval), "how often the usage figures counted in memory are added to the database (a crash loses at most this much) [GEOPUB_USAGE_FLUSH_EVERY]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	limits := fs.String("rate-limits", os.Getenv("GEOPUB_RATE_LIMITS"), "rate limits per route class (reads, writes, search, exports, tiles, queries, ogc, graphql), per token, user or client address: class=quota/window pairs such as reads=600/1m,tiles=6000/1m, a JSON document, or the path of a JSON file (docs/ratelimit.md); none by default [GEOPUB_RATE_LIMITS]")
@@ -135,6 +137,10 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 		return usageError{"--request-timeout (GEOPUB_REQUEST_TIMEOUT) must be positive"}
 	}
 	cfg.RequestTimeout = *requestTimeout
+	if *usageFlush <= 0 {
+		return usageError{"--usage-flush-every (GEOPUB_USAGE_FLUSH_EVERY) must be positive"}
+	}
+	cfg.UsageFlushEvery = *usageFlush
 	if cfg.TrustedProxies, err = forwarded.Parse(*trusted); err != nil {
 		return usageError{"--trusted-proxies (GEOPUB_TRUSTED_PROXIES): " + err.Error()}
 	}

@@ -1253,6 +1253,39 @@ var (
 			},
 		},
 	}
+	// UsageDaysColumns holds the columns for the "usage_days" table.
+	UsageDaysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "day", Type: field.TypeString, Size: 10},
+		{Name: "dataset_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "document", "catalog_item"}},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "service", Type: field.TypeString, Size: 40},
+		{Name: "token_id", Type: field.TypeInt, Default: 0},
+		{Name: "requests", Type: field.TypeInt64, Default: 0},
+		{Name: "bytes", Type: field.TypeInt64, Default: 0},
+		{Name: "features", Type: field.TypeInt64, Default: 0},
+		{Name: "tiles", Type: field.TypeInt64, Default: 0},
+		{Name: "exports", Type: field.TypeInt64, Default: 0},
+		{Name: "downloads", Type: field.TypeInt64, Default: 0},
+	}
+	// UsageDaysTable holds the schema information for the "usage_days" table.
+	UsageDaysTable = &schema.Table{
+		Name:       "usage_days",
+		Columns:    UsageDaysColumns,
+		PrimaryKey: []*schema.Column{UsageDaysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "usageday_dataset_kind_dataset_id_day_service_token_id",
+				Unique:  true,
+				Columns: []*schema.Column{UsageDaysColumns[2], UsageDaysColumns[3], UsageDaysColumns[1], UsageDaysColumns[4], UsageDaysColumns[5]},
+			},
+			{
+				Name:    "usageday_token_id_day",
+				Unique:  false,
+				Columns: []*schema.Column{UsageDaysColumns[5], UsageDaysColumns[1]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1425,6 +1458,7 @@ var (
 		SourcesTable,
 		TileArchivesTable,
 		TokensTable,
+		UsageDaysTable,
 		UsersTable,
 		UserIdentitiesTable,
 		WebhookDeliveriesTable,

@@ -135,6 +135,9 @@ type TileArchive func(*sql.Selector)
 // Token is the predicate function for token builders.
 type Token func(*sql.Selector)
 
+// UsageDay is the predicate function for usageday builders.
+type UsageDay func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

@@ -60,6 +60,7 @@ import (
 	"github.com/geopub/geopub/internal/sso"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilearchives"
+	"github.com/geopub/geopub/internal/usage"
 	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/internal/webhooks"
 	"github.com/geopub/geopub/internal/wfsserver"
@@ -155,6 +156,10 @@ type Config struct {
 	// written (popularity.DefaultInterval when zero; never when negative);
 	// they are also written at Stop.
 	PopularityFlushEvery time.Duration
+	// UsageFlushEvery is how often the usage figures counted are added
+	// to the database (usage.DefaultInterval when zero; never when
+	// negative); they are also written at Stop.
+	UsageFlushEvery time.Duration
 	// Exports are the operator's limits on exports (exports' defaults for
 	// zero fields: features, zipped bytes, raster cells, running exports
 	// per user, and how long a file is kept).
@@ -307,6 +312,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		res.SSO = sso.New(st.Client, cfg.SSO, sso.Options{Logger: cfg.Logger})
 	}
 	res.Popularity = popularity.New(st, cfg.Logger)
+	res.Usage = usage.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
 	res.ChangeFeed = changefeed.Install(st, j, cfg.Logger)
@@ -452,6 +458,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
 	s.RateLimits.Start(ctx)
+	s.Resolver.Usage.Start(ctx, s.cfg.UsageFlushEvery)
 	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
 	if !s.cfg.SkipSearchRebuild {
 		rctx, cancel := context.WithCancel(ctx)
@@ -492,6 +499,7 @@ func (s *Server) Stop(ctx context.Context) error {
 	if lerr := s.RateLimits.Stop(ctx); lerr != nil {
 		s.logger.WarnContext(ctx, "sharing rate limit counts at stop", "err", lerr)
 	}
+	uerr := s.Resolver.Usage.Stop(ctx)
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -502,8 +510,14 @@ func (s *Server) Stop(ctx context.Context) error {
 	if _, ferr := s.Resolver.Popularity.Flush(ctx); perr == nil {
 		perr = ferr
 	}
+	if _, ferr := s.Resolver.Usage.Flush(ctx); uerr == nil {
+		uerr = ferr
+	}
 	if err == nil && perr != nil {
 		err = fmt.Errorf("writing popularity counters: %w", perr)
+	}
+	if err == nil && uerr != nil {
+		err = fmt.Errorf("writing usage figures: %w", uerr)
 	}
 	s.stopMetrics(ctx)
 	s.stopHealth(ctx)
@@ -568,13 +582,14 @@ func (s *Server) routes() http.Handler {
 		r.With(budget(timeout, nil), lim.Fixed(ratelimit.Reads, auth.WriteFailure), middleware.Compress(5, dcatfeed.MediaTypes...)).Group(dcatfeed.New(s.Resolver, s.cfg.BaseURL, s.logger).Routes)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
-		r.With(budget(timeout, transfers), lim.By(restClass, auth.WriteFailure), middleware.Compress(5)).Group(api.Mount)
+		r.With(budget(timeout, transfers), lim.By(restClass, auth.WriteFailure), middleware.Compress(5), s.Resolver.Usage.Middleware).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		r.Use(lim.Fixed(ratelimit.Queries, queryapi.AuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		s.Query.Mount(r)
 	})
 	// Vector and raster tiles, TileJSON and WMTS, with the key as a
@@ -583,6 +598,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.Tiles, corsFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
 		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
 		raster.Mount(r)
@@ -592,6 +608,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, ogc.IsArchiveFile))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.Exports, corsFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewTileArchives(s.Archives, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// OGC API - Features takes the key as a query parameter too, so that
@@ -606,6 +623,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
 	})
 	// The data table (rows of layers and tables as JSON and CSV) over the
@@ -614,6 +632,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewDataTable(s.DataTable, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// Small data: the files attached to catalog items, downloads (no
@@ -621,6 +640,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.OGC, auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewSmallData(smalldata.New(s.Store.Client, s.Resolver.Blobs, s.cfg.SmallDataMaxFileBytes), s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
@@ -629,6 +649,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
 		r.Use(lim.Fixed(ratelimit.OGC, ogc.WFSAuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
 	// OGC API - Records over the catalogue's records (the query /data/
@@ -637,6 +658,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		r.Use(lim.Fixed(ratelimit.Search, auth.WriteFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		r.Use(withLoaders)
 		ogc.NewRecords(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
 	})
@@ -656,6 +678,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(ogc.ArcGISToken)
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.ArcGISAuthFailure))
 		r.Use(lim.Fixed(ratelimit.OGC, ogc.ArcGISAuthFailure))
+		r.Use(s.Resolver.Usage.Middleware)
 		ogc.NewArcGIS(feats, s.Tiles, s.Rasters, s.cfg.BaseURL, s.logger).Mount(r)
 	})
 	return r

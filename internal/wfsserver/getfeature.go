@@ -360,15 +360,17 @@ func (fc *collection) result() *Result {
 	if fc.stream == nil {
 		fc.returned = len(fc.features)
 	}
+	res := &Result{ContentType: "text/xml; subtype=gml/3.1.1", Write: fc.writeGML,
+		LayerID: fc.q.t.c.LayerID, Features: fc.returned}
 	switch {
 	case fc.c.Request.Operation == OpGetPropertyValue:
-		return &Result{ContentType: "text/xml; charset=UTF-8", Write: fc.writeGML}
+		res.ContentType = "text/xml; charset=UTF-8"
 	case fc.q.json:
-		return &Result{ContentType: FormatJSON, Write: fc.writeJSON}
+		res.ContentType, res.Write = FormatJSON, fc.writeJSON
 	case fc.q.gml32:
-		return &Result{ContentType: "application/gml+xml; version=3.2", Write: fc.writeGML}
+		res.ContentType = "application/gml+xml; version=3.2"
 	}
-	return &Result{ContentType: "text/xml; subtype=gml/3.1.1", Write: fc.writeGML}
+	return res
 }
 
 // pageLink is the request again from another start index.

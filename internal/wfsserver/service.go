@@ -37,6 +37,11 @@ func New(f *of.Service) *Service { return &Service{f: f, cursors: newCursorCache
 type Result struct {
 	ContentType string
 	Write       func(io.Writer) error
+	// LayerID and Features say what a GetFeature or GetPropertyValue
+	// answer serves: the layer read (0 for other operations) and how many
+	// of its features (its usage figures count them).
+	LayerID  int
+	Features int
 }
 
 // Call is one request: who asks, what, and where the service is (the

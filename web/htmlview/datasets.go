@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/web/mappreview"
@@ -92,6 +93,13 @@ func (v *Views) layer(kind string) loader {
 		if err := v.addDataTable(ctx, p, kind, ly.ID); err != nil {
 			return nil, err
 		}
+		typ := graph.DatasetTypeLayer
+		if ly.Type == "table" {
+			typ = graph.DatasetTypeTable
+		}
+		if err := v.addUsage(ctx, p, typ, ly.ID); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 }
@@ -154,6 +162,9 @@ func (v *Views) set(r *http.Request) (*Page, error) {
 	if err := v.addMap(ctx, p, mappreview.Set, s.ID, nil); err != nil {
 		return nil, err
 	}
+	if err := v.addUsage(r.Context(), p, graph.DatasetTypeSet, s.ID); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -207,6 +218,9 @@ func (v *Views) document(r *http.Request) (*Page, error) {
 	for _, dv := range vs {
 		p.Versions = append(p.Versions, Version{ID: dv.ID, State: string(dv.State), Created: when(&dv.CreatedAt), PublishedAt: when(dv.PublishedAt)})
 	}
+	if err := v.addUsage(r.Context(), p, graph.DatasetTypeDocument, d.ID); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -241,6 +255,9 @@ func (v *Views) item(r *http.Request) (*Page, error) {
 	err = v.addJSONLD(r, p, about{path: "items/" + cid + "/", api: p.APIPath, tags: ver.Tags,
 		created: it.CreatedAt, modified: ver.UpdatedAt, published: it.FirstPublishedAt, groupID: it.GroupID, userID: it.UserID})
 	if err != nil {
+		return nil, err
+	}
+	if err := v.addUsage(r.Context(), p, graph.DatasetTypeCatalogItem, it.ID); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -40,6 +40,9 @@ type Page struct {
 	// Deprecated is the dataset's deprecation notice, nil when it is
 	// current.
 	Deprecated *Deprecated
+	// Usage is the dataset's usage figures, for those who may edit it
+	// only; nil for the other readers.
+	Usage *Usage
 }
 
 // Deprecated is what a deprecated dataset's page says about it: since

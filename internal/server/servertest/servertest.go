@@ -78,6 +78,8 @@ func NewWith(t testing.TB, st *store.Store, tune func(*server.Config)) *Env {
 		// Resolver.Popularity.Flush (and at Stop), never behind the back
 		// of a test that compares tables before and after a call.
 		PopularityFlushEvery: -1,
+		// Usage figures alike: written by Resolver.Usage.Flush and at Stop.
+		UsageFlushEvery: -1,
 	}
 	if tune != nil {
 		tune(&cfg)
