@@ -10,25 +10,16 @@ import (
 )
 
 // recordMembership writes the audit entry of a membership change of userID
-// in g through c, the change's transaction: membership.add (before nil),
-// membership.remove (after nil) or membership.change.
+// in g through c, the change's transaction (audit.Membership): before nil
+// for an add, after nil for a removal.
 func recordMembership(ctx context.Context, c *ent.Client, g *ent.Group, userID int, before, after *groupmembership.Permission) error {
-	action := "membership.change"
-	switch {
-	case before == nil:
-		action = "membership.add"
-	case after == nil:
-		action = "membership.remove"
-	}
-	fields := func(p *groupmembership.Permission) map[string]any {
+	role := func(p *groupmembership.Permission) string {
 		if p == nil {
-			return nil
+			return ""
 		}
-		return map[string]any{"user_id": userID, "permission": string(*p)}
+		return string(*p)
 	}
-	return audit.Record(ctx, c, audit.Entry{Action: action,
-		Target: audit.Target{Type: "group", ID: strconv.Itoa(g.ID), Label: g.Name},
-		Before: fields(before), After: fields(after), Groups: []int{g.ID}})
+	return audit.Membership(ctx, c, g.ID, g.Name, userID, role(before), role(after))
 }
 
 // leaveGroup removes userID's own membership of g, recording it; leaving

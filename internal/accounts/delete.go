@@ -80,6 +80,10 @@ func (s *Service) Delete(ctx context.Context, id int, to Receiver) (*Deleted, er
 		if err := c.User.DeleteOneID(id).Exec(ctx); err != nil {
 			return err
 		}
+		if err := recordUser(ctx, c, "user.delete", u, map[string]any{"email": u.Email},
+			map[string]any{"receiver": to.String(), "transferred": moved}); err != nil {
+			return err
+		}
 		done = &Deleted{UserID: id, Receiver: to, Transferred: moved}
 		return nil
 	})

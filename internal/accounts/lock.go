@@ -7,6 +7,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -41,10 +42,24 @@ func (s *Service) Unlock(ctx context.Context, id int) (*ent.User, error) {
 }
 
 func (s *Service) setLocked(ctx context.Context, id int, locked bool) (*ent.User, error) {
-	u, err := s.Store.Client.User.UpdateOneID(id).SetIsLocked(locked).Save(ctx)
-	if ent.IsNotFound(err) {
-		return nil, userNotFound(id)
+	action := "user.unlock"
+	if locked {
+		action = "user.lock"
 	}
+	var u *ent.User
+	err := audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+		before, err := c.User.Get(ctx, id)
+		if ent.IsNotFound(err) {
+			return userNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		if u, err = c.User.UpdateOne(before).SetIsLocked(locked).Save(ctx); err != nil || before.IsLocked == locked {
+			return err // locking a locked user changes nothing: no entry
+		}
+		return recordUser(ctx, c, action, u, map[string]any{"is_locked": before.IsLocked}, map[string]any{"is_locked": locked})
+	})
 	return u, err
 }
 

@@ -71,8 +71,10 @@ func (s *Service) ChangePassword(ctx context.Context, c PasswordChange) (int, er
 		if err := tx.User.UpdateOneID(u.ID).SetPasswordHash(hash).Exec(ctx); err != nil {
 			return err
 		}
-		ended, err = tx.Session.Delete().Where(session.UserID(u.ID), session.IDNEQ(keep)).Exec(ctx)
-		return err
+		if ended, err = tx.Session.Delete().Where(session.UserID(u.ID), session.IDNEQ(keep)).Exec(ctx); err != nil {
+			return err
+		}
+		return recordUser(ctx, tx, "user.password", u, nil, map[string]any{"password": "changed", "sessions_ended": ended})
 	})
 	return ended, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/geopub/geopub/ent/session"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -58,12 +59,18 @@ func (s *Service) EndSession(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.Store.Client.Session.Delete().Where(session.ID(id), session.UserID(me.ID)).Exec(ctx)
+	err = audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+		n, err := c.Session.Delete().Where(session.ID(id), session.UserID(me.ID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.New(apperr.NotFound, "Session %d not found.", id)
+		}
+		return recordSessionsEnded(ctx, c, me.ID, map[string]any{"session_id": id})
+	})
 	if err != nil {
 		return err
-	}
-	if n == 0 {
-		return apperr.New(apperr.NotFound, "Session %d not found.", id)
 	}
 	if id == currentSession(ctx) {
 		_ = auth.ClearSessionCookie(ctx) // outside an HTTP request there is no cookie
@@ -78,8 +85,16 @@ func (s *Service) EndOtherSessions(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return s.Store.Client.Session.Delete().
-		Where(session.UserID(me.ID), session.IDNEQ(currentSession(ctx))).Exec(ctx)
+	var n int
+	err = audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+		var err error
+		n, err = c.Session.Delete().Where(session.UserID(me.ID), session.IDNEQ(currentSession(ctx))).Exec(ctx)
+		if err != nil || n == 0 {
+			return err // nothing ended: no entry
+		}
+		return recordSessionsEnded(ctx, c, me.ID, map[string]any{"sessions_ended": n})
+	})
+	return n, err
 }
 
 // currentSession is the id of the session making the request, 0 for

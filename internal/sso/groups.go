@@ -7,6 +7,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // rank orders the membership levels.
@@ -60,12 +61,18 @@ func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *
 			if err := tx.GroupMembership.Create().SetGroupID(g.ID).SetUserID(userID).SetPermission(role).Exec(ctx); err != nil {
 				return nil, err
 			}
+			if err := audit.Membership(ctx, tx.Client(), g.ID, g.Name, userID, "", string(role)); err != nil {
+				return nil, err
+			}
 		case err != nil:
 			return nil, err
 		case !slices.Contains(granted, g.ID):
 			continue // a membership given by other means: not ours to manage
 		case m.Permission != role:
 			if err := tx.GroupMembership.UpdateOne(m).SetPermission(role).Exec(ctx); err != nil {
+				return nil, err
+			}
+			if err := audit.Membership(ctx, tx.Client(), g.ID, g.Name, userID, string(m.Permission), string(role)); err != nil {
 				return nil, err
 			}
 		}
@@ -79,10 +86,18 @@ func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *
 		}
 	}
 	if len(gone) > 0 {
-		_, err := tx.GroupMembership.Delete().
-			Where(groupmembership.UserID(userID), groupmembership.GroupIDIn(gone...)).Exec(ctx)
+		left, err := tx.GroupMembership.Query().WithGroup().
+			Where(groupmembership.UserID(userID), groupmembership.GroupIDIn(gone...)).All(ctx)
 		if err != nil {
 			return nil, err
+		}
+		for _, m := range left {
+			if err := tx.GroupMembership.DeleteOne(m).Exec(ctx); err != nil {
+				return nil, err
+			}
+			if err := audit.Membership(ctx, tx.Client(), m.GroupID, m.Edges.Group.Name, userID, string(m.Permission), ""); err != nil {
+				return nil, err
+			}
 		}
 	}
 	slices.Sort(now)
