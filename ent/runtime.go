@@ -33,6 +33,9 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oauthclient"
+	"github.com/geopub/geopub/ent/oauthgrant"
+	"github.com/geopub/geopub/ent/oauthrefreshtoken"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
@@ -1035,6 +1038,83 @@ func init() {
 	notificationDescCreatedAt := notificationFields[3].Descriptor()
 	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
 	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	oauthclientMixin := schema.OAuthClient{}.Mixin()
+	oauthclientMixinFields0 := oauthclientMixin[0].Fields()
+	_ = oauthclientMixinFields0
+	oauthclientFields := schema.OAuthClient{}.Fields()
+	_ = oauthclientFields
+	// oauthclientDescCreatedAt is the schema descriptor for created_at field.
+	oauthclientDescCreatedAt := oauthclientMixinFields0[0].Descriptor()
+	// oauthclient.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthclient.DefaultCreatedAt = oauthclientDescCreatedAt.Default.(func() time.Time)
+	// oauthclientDescUpdatedAt is the schema descriptor for updated_at field.
+	oauthclientDescUpdatedAt := oauthclientMixinFields0[1].Descriptor()
+	// oauthclient.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	oauthclient.DefaultUpdatedAt = oauthclientDescUpdatedAt.Default.(func() time.Time)
+	// oauthclient.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	oauthclient.UpdateDefaultUpdatedAt = oauthclientDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// oauthclientDescClientID is the schema descriptor for client_id field.
+	oauthclientDescClientID := oauthclientFields[0].Descriptor()
+	// oauthclient.ClientIDValidator is a validator for the "client_id" field. It is called by the builders before save.
+	oauthclient.ClientIDValidator = oauthclientDescClientID.Validators[0].(func(string) error)
+	// oauthclientDescName is the schema descriptor for name field.
+	oauthclientDescName := oauthclientFields[1].Descriptor()
+	// oauthclient.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	oauthclient.NameValidator = func() func(string) error {
+		validators := oauthclientDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oauthclientDescConfidential is the schema descriptor for confidential field.
+	oauthclientDescConfidential := oauthclientFields[2].Descriptor()
+	// oauthclient.DefaultConfidential holds the default value on creation for the confidential field.
+	oauthclient.DefaultConfidential = oauthclientDescConfidential.Default.(bool)
+	// oauthclientDescSecretHash is the schema descriptor for secret_hash field.
+	oauthclientDescSecretHash := oauthclientFields[3].Descriptor()
+	// oauthclient.DefaultSecretHash holds the default value on creation for the secret_hash field.
+	oauthclient.DefaultSecretHash = oauthclientDescSecretHash.Default.(string)
+	// oauthclientDescScope is the schema descriptor for scope field.
+	oauthclientDescScope := oauthclientFields[5].Descriptor()
+	// oauthclient.DefaultScope holds the default value on creation for the scope field.
+	oauthclient.DefaultScope = oauthclientDescScope.Default.(string)
+	oauthgrantFields := schema.OAuthGrant{}.Fields()
+	_ = oauthgrantFields
+	// oauthgrantDescCodeHash is the schema descriptor for code_hash field.
+	oauthgrantDescCodeHash := oauthgrantFields[3].Descriptor()
+	// oauthgrant.CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
+	oauthgrant.CodeHashValidator = oauthgrantDescCodeHash.Validators[0].(func(string) error)
+	// oauthgrantDescCodeChallenge is the schema descriptor for code_challenge field.
+	oauthgrantDescCodeChallenge := oauthgrantFields[4].Descriptor()
+	// oauthgrant.DefaultCodeChallenge holds the default value on creation for the code_challenge field.
+	oauthgrant.DefaultCodeChallenge = oauthgrantDescCodeChallenge.Default.(string)
+	// oauthgrantDescRedirectURI is the schema descriptor for redirect_uri field.
+	oauthgrantDescRedirectURI := oauthgrantFields[5].Descriptor()
+	// oauthgrant.DefaultRedirectURI holds the default value on creation for the redirect_uri field.
+	oauthgrant.DefaultRedirectURI = oauthgrantDescRedirectURI.Default.(string)
+	// oauthgrantDescCreatedAt is the schema descriptor for created_at field.
+	oauthgrantDescCreatedAt := oauthgrantFields[9].Descriptor()
+	// oauthgrant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthgrant.DefaultCreatedAt = oauthgrantDescCreatedAt.Default.(func() time.Time)
+	oauthrefreshtokenFields := schema.OAuthRefreshToken{}.Fields()
+	_ = oauthrefreshtokenFields
+	// oauthrefreshtokenDescTokenHash is the schema descriptor for token_hash field.
+	oauthrefreshtokenDescTokenHash := oauthrefreshtokenFields[1].Descriptor()
+	// oauthrefreshtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	oauthrefreshtoken.TokenHashValidator = oauthrefreshtokenDescTokenHash.Validators[0].(func(string) error)
+	// oauthrefreshtokenDescCreatedAt is the schema descriptor for created_at field.
+	oauthrefreshtokenDescCreatedAt := oauthrefreshtokenFields[2].Descriptor()
+	// oauthrefreshtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthrefreshtoken.DefaultCreatedAt = oauthrefreshtokenDescCreatedAt.Default.(func() time.Time)
 	publishgroupFields := schema.PublishGroup{}.Fields()
 	_ = publishgroupFields
 	// publishgroupDescReference is the schema descriptor for reference field.

@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/scanning"
@@ -66,6 +67,9 @@ type Resolver struct {
 	// TileArchives are the PMTiles and MBTiles archives of published
 	// layers and sets (nil lists none).
 	TileArchives *tilearchives.Service
+	// OAuth is Geopub's OAuth 2.0 authorization server: registered
+	// clients, grants and their tokens.
+	OAuth *oauthserver.Service
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

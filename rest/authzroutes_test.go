@@ -23,10 +23,12 @@ func matrixRules() map[string]rule {
 	catalogueRules(rules)
 	exportRules(rules)
 	cropLayerRules(rules)
+	oauthClientRules(rules)
 	optionsRules(rules)
 	serviceRules(rules)
 	queryRules(rules)
 	pageRules(rules)
+	oauthEndpointRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

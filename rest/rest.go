@@ -76,6 +76,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.catalogueRoutes)
 	vr.Group(a.exportRoutes)
 	vr.Group(a.cropLayerRoutes)
+	vr.Group(a.oauthClientRoutes)
 	return r
 }
 

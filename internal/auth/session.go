@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/session"
@@ -73,6 +74,22 @@ func (s *Service) lookupSession(ctx context.Context, value string) (*ent.Session
 	}
 	if sess.Edges.User == nil || sess.Edges.User.IsLocked {
 		return nil, nil
+	}
+	return sess, nil
+}
+
+// SessionOf returns the live session of r's session cookie, with its
+// user, or nil when there is none (or it expired, or its user is
+// locked). It checks no CSRF token: pages that post forms outside the
+// middleware (the OAuth consent page) check their own form field.
+func (s *Service) SessionOf(ctx context.Context, r *http.Request) (*ent.Session, error) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, nil
+	}
+	sess, err := s.lookupSession(ctx, c.Value)
+	if err != nil {
+		return nil, internalErr(err)
 	}
 	return sess, nil
 }

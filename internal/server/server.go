@@ -42,6 +42,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/popularity"
@@ -67,6 +68,7 @@ import (
 	"github.com/geopub/geopub/web/frontpage"
 	"github.com/geopub/geopub/web/htmlview"
 	"github.com/geopub/geopub/web/mappreview"
+	"github.com/geopub/geopub/web/oauthpages"
 )
 
 // Config is what `geopub serve` is told.
@@ -87,6 +89,9 @@ type Config struct {
 	SitemapURLs int
 	// Auth tunes sessions and throttling.
 	Auth auth.Config
+	// OAuth sets the lifetimes of the OAuth authorization server's codes
+	// and tokens.
+	OAuth oauthserver.Config
 	// FetchAllow lists private addresses remote sources may reach anyway
 	// (the operator's allow-list); by default only public addresses are.
 	FetchAllow []netip.Prefix
@@ -289,6 +294,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Search:  search.New(st),
 		Secrets: box,
 	}
+	res.OAuth = oauthserver.New(st, res.Auth, cfg.OAuth)
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
@@ -542,6 +548,12 @@ func (s *Server) routes() http.Handler {
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
+	})
+	// The OAuth 2.0 authorization server's endpoints read the session
+	// themselves: the consent form carries its CSRF token as a field.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		oauthpages.New(s.Resolver.OAuth, s.Resolver.Auth, s.cfg.BaseURL, s.logger).Routes(r)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
