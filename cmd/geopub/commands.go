@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
@@ -115,6 +116,8 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	smallMB := fs.Int64("small-data-max-mb", envInt64("GEOPUB_SMALL_DATA_MAX_MB", 50), "largest file of a catalog item the small-data service serves, in MiB; larger ones are listed with too_large [GEOPUB_SMALL_DATA_MAX_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
+	accessTTL := fs.Duration("oauth-access-token-ttl", envDuration("GEOPUB_OAUTH_ACCESS_TOKEN_TTL", oauthserver.DefaultAccessTokenTTL), "life of an access token the OAuth authorization server issues (an API token; keys made with it live no longer) [GEOPUB_OAUTH_ACCESS_TOKEN_TTL]")
+	refreshTTL := fs.Duration("oauth-refresh-token-ttl", envDuration("GEOPUB_OAUTH_REFRESH_TOKEN_TTL", oauthserver.DefaultRefreshTokenTTL), "life of an OAuth refresh token, renewed by each rotation [GEOPUB_OAUTH_REFRESH_TOKEN_TTL]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)
@@ -129,6 +132,10 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 		return usageError{"--request-timeout (GEOPUB_REQUEST_TIMEOUT) must be positive"}
 	}
 	cfg.RequestTimeout = *requestTimeout
+	if *accessTTL <= 0 || *refreshTTL <= 0 {
+		return usageError{"--oauth-access-token-ttl and --oauth-refresh-token-ttl (GEOPUB_OAUTH_ACCESS_TOKEN_TTL, GEOPUB_OAUTH_REFRESH_TOKEN_TTL) must be positive"}
+	}
+	cfg.OAuth = oauthserver.Config{AccessTokenTTL: *accessTTL, RefreshTokenTTL: *refreshTTL}
 	if cfg.TrustedProxies, err = forwarded.Parse(*trusted); err != nil {
 		return usageError{"--trusted-proxies (GEOPUB_TRUSTED_PROXIES): " + err.Error()}
 	}
