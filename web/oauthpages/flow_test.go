@@ -67,9 +67,9 @@ func TestOAuthPublicClientPKCEFlow(t *testing.T) {
 			t.Fatalf("GraphQL with the access token: %d %s", gq.Status, gq.Body)
 		}
 		// read grants no write: creating a source needs sources:write.
-		w := e.Do(t, servertest.Request{Method: http.MethodPost, Path: "/groups/", Body: map[string]any{"name": "x"},
+		w := e.Do(t, servertest.Request{Method: http.MethodPost, Path: "/sources/", Body: map[string]any{"type": "upload"},
 			Header: map[string]string{"Authorization": "Bearer " + tok.AccessToken}})
-		if w.Status != http.StatusUnauthorized && w.Status != http.StatusForbidden {
+		if w.Status != http.StatusUnauthorized || !strings.Contains(string(w.Body), "sources:write") {
 			t.Errorf("a write with a read token: %d %s", w.Status, w.Body)
 		}
 
