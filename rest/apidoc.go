@@ -43,6 +43,7 @@ var referenceInfo = apidoc.Info{
 		"Exports":            "Bulk exports: several layers, tables and grids per download, cropped and reprojected, written by a job.",
 		"Crop layers":        "Published polygon layers whose features users pick as an export's extent.",
 		"Deprecation":        "Marking datasets as no longer to be used, with a reason and the dataset replacing them.",
+		"OAuth clients":      "Applications registered with Geopub's OAuth 2.0 authorization server (/o/authorize/, /o/token/), managed by site administrators.",
 	},
 }
 
@@ -53,7 +54,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps,
+		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, oauthClientOps,
 	} {
 		add(&ops)
 	}
