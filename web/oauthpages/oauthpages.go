@@ -47,6 +47,13 @@ func New(svc *oauthserver.Service, authSvc *auth.Service, baseURL string, logger
 // consent form carries its CSRF token as a field, which the API's
 // middleware would not read), so r needs no auth middleware.
 func (p *Pages) Routes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(p.refuseDeadKeys)
+		p.routes(r)
+	})
+}
+
+func (p *Pages) routes(r chi.Router) {
 	for _, path := range []string{oauthserver.AuthorizePath, strings.TrimSuffix(oauthserver.AuthorizePath, "/")} {
 		r.Get(path, p.authorize)
 		r.Post(path, p.consent)
@@ -73,4 +80,19 @@ func (p *Pages) metadata(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
 	writeJSON(w, http.StatusOK, oauthserver.MetadataFor(p.origin(r)))
+}
+
+// refuseDeadKeys answers 401 to a request presenting an API key (key or
+// Bearer) that authenticates nobody: the endpoints do not use keys, but
+// a dead key is refused at every door. Basic client credentials pass.
+func (p *Pages) refuseDeadKeys(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if key, ok := auth.KeyFromAuthorization(r.Header.Get("Authorization")); ok {
+			if _, err := p.auth.AuthenticateKey(r.Context(), key, r.Header.Get("Referer")); err != nil {
+				writeJSON(w, http.StatusUnauthorized, map[string]string{"detail": err.Error()})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
