@@ -128,6 +128,7 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 		add(root, "all", map[string]any{}, nil)
 	}
 	add("feedbackSearch", "tickets", map[string]any{"input": map[string]any{"type": "TICKET"}}, nil)
+	oauthRootVariants(f, add)
 	return out
 }
 
