@@ -45,7 +45,6 @@ func oauthClient(t *testing.T, e *servertest.Env, admin *servertest.User, kind, 
 // session API, not following redirects (the loopback one has no server).
 type oauthBrowser struct {
 	*http.Client
-	csrf string
 }
 
 func oauthSignIn(t *testing.T, e *servertest.Env, u *servertest.User) *oauthBrowser {
