@@ -37,6 +37,8 @@ type Token struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 	// LastUsedAt holds the value of the "last_used_at" field.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
+	// The OAuth grant it was issued under (an access token, or a key made with one); revoking the grant deletes it.
+	OauthGrantID *int `json:"oauth_grant_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TokenQuery when eager-loading is set.
 	Edges        TokenEdges `json:"edges"`
@@ -72,7 +74,7 @@ func (*Token) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case token.FieldReferrers:
 			values[i] = new([]byte)
-		case token.FieldID, token.FieldUserID:
+		case token.FieldID, token.FieldUserID, token.FieldOauthGrantID:
 			values[i] = new(sql.NullInt64)
 		case token.FieldName, token.FieldKeyHash, token.FieldKeyHint, token.FieldScope:
 			values[i] = new(sql.NullString)
@@ -157,6 +159,13 @@ func (_m *Token) assignValues(columns []string, values []any) error {
 				_m.LastUsedAt = new(time.Time)
 				*_m.LastUsedAt = value.Time
 			}
+		case token.FieldOauthGrantID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field oauth_grant_id", values[i])
+			} else if value.Valid {
+				_m.OauthGrantID = new(int)
+				*_m.OauthGrantID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -226,6 +235,11 @@ func (_m *Token) String() string {
 	if v := _m.LastUsedAt; v != nil {
 		builder.WriteString("last_used_at=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.OauthGrantID; v != nil {
+		builder.WriteString("oauth_grant_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')
 	return builder.String()

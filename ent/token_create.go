@@ -117,6 +117,20 @@ func (_c *TokenCreate) SetNillableLastUsedAt(v *time.Time) *TokenCreate {
 	return _c
 }
 
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (_c *TokenCreate) SetOauthGrantID(v int) *TokenCreate {
+	_c.mutation.SetOauthGrantID(v)
+	return _c
+}
+
+// SetNillableOauthGrantID sets the "oauth_grant_id" field if the given value is not nil.
+func (_c *TokenCreate) SetNillableOauthGrantID(v *int) *TokenCreate {
+	if v != nil {
+		_c.SetOauthGrantID(*v)
+	}
+	return _c
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_c *TokenCreate) SetUser(v *User) *TokenCreate {
 	return _c.SetUserID(v.ID)
@@ -267,6 +281,10 @@ func (_c *TokenCreate) createSpec() (*Token, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastUsedAt(); ok {
 		_spec.SetField(token.FieldLastUsedAt, field.TypeTime, value)
 		_node.LastUsedAt = &value
+	}
+	if value, ok := _c.mutation.OauthGrantID(); ok {
+		_spec.SetField(token.FieldOauthGrantID, field.TypeInt, value)
+		_node.OauthGrantID = &value
 	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -451,6 +469,30 @@ func (u *TokenUpsert) ClearLastUsedAt() *TokenUpsert {
 	return u
 }
 
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (u *TokenUpsert) SetOauthGrantID(v int) *TokenUpsert {
+	u.Set(token.FieldOauthGrantID, v)
+	return u
+}
+
+// UpdateOauthGrantID sets the "oauth_grant_id" field to the value that was provided on create.
+func (u *TokenUpsert) UpdateOauthGrantID() *TokenUpsert {
+	u.SetExcluded(token.FieldOauthGrantID)
+	return u
+}
+
+// AddOauthGrantID adds v to the "oauth_grant_id" field.
+func (u *TokenUpsert) AddOauthGrantID(v int) *TokenUpsert {
+	u.Add(token.FieldOauthGrantID, v)
+	return u
+}
+
+// ClearOauthGrantID clears the value of the "oauth_grant_id" field.
+func (u *TokenUpsert) ClearOauthGrantID() *TokenUpsert {
+	u.SetNull(token.FieldOauthGrantID)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -626,6 +668,34 @@ func (u *TokenUpsertOne) UpdateLastUsedAt() *TokenUpsertOne {
 func (u *TokenUpsertOne) ClearLastUsedAt() *TokenUpsertOne {
 	return u.Update(func(s *TokenUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (u *TokenUpsertOne) SetOauthGrantID(v int) *TokenUpsertOne {
+	return u.Update(func(s *TokenUpsert) {
+		s.SetOauthGrantID(v)
+	})
+}
+
+// AddOauthGrantID adds v to the "oauth_grant_id" field.
+func (u *TokenUpsertOne) AddOauthGrantID(v int) *TokenUpsertOne {
+	return u.Update(func(s *TokenUpsert) {
+		s.AddOauthGrantID(v)
+	})
+}
+
+// UpdateOauthGrantID sets the "oauth_grant_id" field to the value that was provided on create.
+func (u *TokenUpsertOne) UpdateOauthGrantID() *TokenUpsertOne {
+	return u.Update(func(s *TokenUpsert) {
+		s.UpdateOauthGrantID()
+	})
+}
+
+// ClearOauthGrantID clears the value of the "oauth_grant_id" field.
+func (u *TokenUpsertOne) ClearOauthGrantID() *TokenUpsertOne {
+	return u.Update(func(s *TokenUpsert) {
+		s.ClearOauthGrantID()
 	})
 }
 
@@ -970,6 +1040,34 @@ func (u *TokenUpsertBulk) UpdateLastUsedAt() *TokenUpsertBulk {
 func (u *TokenUpsertBulk) ClearLastUsedAt() *TokenUpsertBulk {
 	return u.Update(func(s *TokenUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (u *TokenUpsertBulk) SetOauthGrantID(v int) *TokenUpsertBulk {
+	return u.Update(func(s *TokenUpsert) {
+		s.SetOauthGrantID(v)
+	})
+}
+
+// AddOauthGrantID adds v to the "oauth_grant_id" field.
+func (u *TokenUpsertBulk) AddOauthGrantID(v int) *TokenUpsertBulk {
+	return u.Update(func(s *TokenUpsert) {
+		s.AddOauthGrantID(v)
+	})
+}
+
+// UpdateOauthGrantID sets the "oauth_grant_id" field to the value that was provided on create.
+func (u *TokenUpsertBulk) UpdateOauthGrantID() *TokenUpsertBulk {
+	return u.Update(func(s *TokenUpsert) {
+		s.UpdateOauthGrantID()
+	})
+}
+
+// ClearOauthGrantID clears the value of the "oauth_grant_id" field.
+func (u *TokenUpsertBulk) ClearOauthGrantID() *TokenUpsertBulk {
+	return u.Update(func(s *TokenUpsert) {
+		s.ClearOauthGrantID()
 	})
 }
 

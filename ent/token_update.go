@@ -159,6 +159,33 @@ func (_u *TokenUpdate) ClearLastUsedAt() *TokenUpdate {
 	return _u
 }
 
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (_u *TokenUpdate) SetOauthGrantID(v int) *TokenUpdate {
+	_u.mutation.ResetOauthGrantID()
+	_u.mutation.SetOauthGrantID(v)
+	return _u
+}
+
+// SetNillableOauthGrantID sets the "oauth_grant_id" field if the given value is not nil.
+func (_u *TokenUpdate) SetNillableOauthGrantID(v *int) *TokenUpdate {
+	if v != nil {
+		_u.SetOauthGrantID(*v)
+	}
+	return _u
+}
+
+// AddOauthGrantID adds value to the "oauth_grant_id" field.
+func (_u *TokenUpdate) AddOauthGrantID(v int) *TokenUpdate {
+	_u.mutation.AddOauthGrantID(v)
+	return _u
+}
+
+// ClearOauthGrantID clears the value of the "oauth_grant_id" field.
+func (_u *TokenUpdate) ClearOauthGrantID() *TokenUpdate {
+	_u.mutation.ClearOauthGrantID()
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *TokenUpdate) SetUser(v *User) *TokenUpdate {
 	return _u.SetUserID(v.ID)
@@ -277,6 +304,15 @@ func (_u *TokenUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(token.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.OauthGrantID(); ok {
+		_spec.SetField(token.FieldOauthGrantID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedOauthGrantID(); ok {
+		_spec.AddField(token.FieldOauthGrantID, field.TypeInt, value)
+	}
+	if _u.mutation.OauthGrantIDCleared() {
+		_spec.ClearField(token.FieldOauthGrantID, field.TypeInt)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -457,6 +493,33 @@ func (_u *TokenUpdateOne) ClearLastUsedAt() *TokenUpdateOne {
 	return _u
 }
 
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (_u *TokenUpdateOne) SetOauthGrantID(v int) *TokenUpdateOne {
+	_u.mutation.ResetOauthGrantID()
+	_u.mutation.SetOauthGrantID(v)
+	return _u
+}
+
+// SetNillableOauthGrantID sets the "oauth_grant_id" field if the given value is not nil.
+func (_u *TokenUpdateOne) SetNillableOauthGrantID(v *int) *TokenUpdateOne {
+	if v != nil {
+		_u.SetOauthGrantID(*v)
+	}
+	return _u
+}
+
+// AddOauthGrantID adds value to the "oauth_grant_id" field.
+func (_u *TokenUpdateOne) AddOauthGrantID(v int) *TokenUpdateOne {
+	_u.mutation.AddOauthGrantID(v)
+	return _u
+}
+
+// ClearOauthGrantID clears the value of the "oauth_grant_id" field.
+func (_u *TokenUpdateOne) ClearOauthGrantID() *TokenUpdateOne {
+	_u.mutation.ClearOauthGrantID()
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *TokenUpdateOne) SetUser(v *User) *TokenUpdateOne {
 	return _u.SetUserID(v.ID)
@@ -605,6 +668,15 @@ func (_u *TokenUpdateOne) sqlSave(ctx context.Context) (_node *Token, err error)
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(token.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.OauthGrantID(); ok {
+		_spec.SetField(token.FieldOauthGrantID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedOauthGrantID(); ok {
+		_spec.AddField(token.FieldOauthGrantID, field.TypeInt, value)
+	}
+	if _u.mutation.OauthGrantIDCleared() {
+		_spec.ClearField(token.FieldOauthGrantID, field.TypeInt)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{

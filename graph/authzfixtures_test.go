@@ -105,6 +105,7 @@ func newGQLFixtures(t *testing.T, st *store.Store) *gqlFixtures {
 	f.addServices(t)
 	f.addFeedback(t)
 	f.addAccountObjects(t)
+	f.addOAuthClient(t)
 	f.addCropLayer(t)
 	// The catalogue's index, as the search feed keeps it.
 	searchtest.Index(t, st, nil)

@@ -177,6 +177,8 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/" + c + "/" + itemRef(c, id) + "/"
 	case "Token":
 		return "/tokens/" + id + "/"
+	case "OAuthClient":
+		return "/oauth-clients/" + id + "/"
 	case "WebhookEndpoint":
 		return "/webhooks/" + id + "/"
 	case "WebhookDelivery":

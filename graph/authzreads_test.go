@@ -128,6 +128,7 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 		add(root, "all", map[string]any{}, nil)
 	}
 	add("feedbackSearch", "tickets", map[string]any{"input": map[string]any{"type": "TICKET"}}, nil)
+	oauthRootVariants(f, add)
 	return out
 }
 
@@ -258,6 +259,7 @@ func splittable(e servertest.GraphQLError) bool {
 var notReachedByQueries = map[string]string{
 	"LoginPayload.user":            "the login mutation's payload (TestGraphQLMutationMatrix)",
 	"CreatedToken.token":           "the createToken mutation's payload (TestGraphQLMutationMatrix)",
+	"CreatedOAuthClient.client":    "the createOAuthClient mutation's payload (TestGraphQLMutationMatrix)",
 	"WebhookWithSecret.endpoint":   "the createWebhook and rotateWebhookSecret payloads (TestGraphQLMutationMatrix)",
 	"CreateExportPayload.export":   "the createExport mutation's payload (TestGraphQLMutationMatrix)",
 	"ExportItemValidation.license": "the validateExport and createExport payloads (TestGraphQLMutationMatrix)",

@@ -177,6 +177,7 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 	}
 	cases := map[string]mutationCase{}
 	exportCases(t, f, cases)
+	oauthMutationCases(t, cases)
 	// on builds a case over a fresh private and public object of kind
 	// (or the shared ones when kind is ""), with vars and need from the
 	// object's variable prefix p.

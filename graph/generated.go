@@ -254,6 +254,11 @@ type ComplexityRoot struct {
 		Validation func(childComplexity int) int
 	}
 
+	CreatedOAuthClient struct {
+		Client       func(childComplexity int) int
+		ClientSecret func(childComplexity int) int
+	}
+
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
@@ -799,6 +804,7 @@ type ComplexityRoot struct {
 		CreateGroup                     func(childComplexity int, input CreateGroupInput) int
 		CreateLayer                     func(childComplexity int, input CreateLayerInput) int
 		CreateLayerDraft                func(childComplexity int, layerID int) int
+		CreateOAuthClient               func(childComplexity int, input CreateOAuthClientInput) int
 		CreateSet                       func(childComplexity int, input CreateSetInput) int
 		CreateSetDraft                  func(childComplexity int, setID int) int
 		CreateSource                    func(childComplexity int, input CreateSourceInput) int
@@ -816,6 +822,7 @@ type ComplexityRoot struct {
 		DeleteFeedback                  func(childComplexity int, id int) int
 		DeleteLayer                     func(childComplexity int, id int) int
 		DeleteLayerVersion              func(childComplexity int, layerID int, versionID int) int
+		DeleteOAuthClient               func(childComplexity int, id int) int
 		DeleteSet                       func(childComplexity int, id int) int
 		DeleteSetDraft                  func(childComplexity int, setID int, versionID int) int
 		DeleteSource                    func(childComplexity int, id int) int
@@ -867,6 +874,7 @@ type ComplexityRoot struct {
 		UpdateFeedback                  func(childComplexity int, id int, input UpdateFeedbackInput) int
 		UpdateLayerFromDatasources      func(childComplexity int, layerID int) int
 		UpdateLayerVersion              func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
+		UpdateOAuthClient               func(childComplexity int, id int, input UpdateOAuthClientInput) int
 		UpdateSetDraft                  func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
 		UpdateSiteSettings              func(childComplexity int, input SiteSettingsInput) int
 		UpdateSource                    func(childComplexity int, id int, input UpdateSourceInput) int
@@ -893,6 +901,17 @@ type ComplexityRoot struct {
 		HasNextPage func(childComplexity int) int
 		Nodes       func(childComplexity int) int
 		TotalCount  func(childComplexity int) int
+	}
+
+	OAuthClient struct {
+		ClientID     func(childComplexity int) int
+		Confidential func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Name         func(childComplexity int) int
+		RedirectUris func(childComplexity int) int
+		Scope        func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -987,6 +1006,8 @@ type ComplexityRoot struct {
 		Me                        func(childComplexity int) int
 		MyAccessRequest           func(childComplexity int, groupID int) int
 		Notifications             func(childComplexity int, after *int, first *int) int
+		OauthClient               func(childComplexity int, id int) int
+		OauthClients              func(childComplexity int) int
 		PublishGroup              func(childComplexity int, id int) int
 		PublishGroups             func(childComplexity int, states []publishgroup.State, reference *string, page *int, pageSize *int) int
 		Scan                      func(childComplexity int, sourceID int, scanID int) int
@@ -1644,6 +1665,9 @@ type MutationResolver interface {
 	UploadSetMetadata(ctx context.Context, setID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	UploadDocumentMetadata(ctx context.Context, documentID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
+	CreateOAuthClient(ctx context.Context, input CreateOAuthClientInput) (*CreatedOAuthClient, error)
+	UpdateOAuthClient(ctx context.Context, id int, input UpdateOAuthClientInput) (*ent.OAuthClient, error)
+	DeleteOAuthClient(ctx context.Context, id int) (bool, error)
 	GrantDatasetPermission(ctx context.Context, typeArg DatasetType, id int, input DatasetGrantInput) (*ent.DatasetPermission, error)
 	SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error)
 	UpdateDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) (*ent.DatasetPermission, error)
@@ -1723,6 +1747,8 @@ type QueryResolver interface {
 	PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error)
 	PublishGroups(ctx context.Context, states []publishgroup.State, reference *string, page *int, pageSize *int) (*PublishGroupPage, error)
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
+	OauthClients(ctx context.Context) ([]*ent.OAuthClient, error)
+	OauthClient(ctx context.Context, id int) (*ent.OAuthClient, error)
 	DatasetPermissions(ctx context.Context, typeArg DatasetType, id int) ([]*ent.DatasetPermission, error)
 	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
 	Search(ctx context.Context, input *SearchInput, first *int, after *string) (*SearchConnection, error)
@@ -2470,6 +2496,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateExportPayload.Validation(childComplexity), true
+
+	case "CreatedOAuthClient.client":
+		if e.ComplexityRoot.CreatedOAuthClient.Client == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedOAuthClient.Client(childComplexity), true
+	case "CreatedOAuthClient.clientSecret":
+		if e.ComplexityRoot.CreatedOAuthClient.ClientSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedOAuthClient.ClientSecret(childComplexity), true
 
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
@@ -4947,6 +4986,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateLayerDraft(childComplexity, args["layerID"].(int)), true
+	case "Mutation.createOAuthClient":
+		if e.ComplexityRoot.Mutation.CreateOAuthClient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOAuthClient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOAuthClient(childComplexity, args["input"].(CreateOAuthClientInput)), true
 	case "Mutation.createSet":
 		if e.ComplexityRoot.Mutation.CreateSet == nil {
 			break
@@ -5134,6 +5184,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
+	case "Mutation.deleteOAuthClient":
+		if e.ComplexityRoot.Mutation.DeleteOAuthClient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOAuthClient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOAuthClient(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteSet":
 		if e.ComplexityRoot.Mutation.DeleteSet == nil {
 			break
@@ -5690,6 +5751,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int), args["input"].(UpdateLayerVersionInput)), true
+	case "Mutation.updateOAuthClient":
+		if e.ComplexityRoot.Mutation.UpdateOAuthClient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOAuthClient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOAuthClient(childComplexity, args["id"].(int), args["input"].(UpdateOAuthClientInput)), true
 	case "Mutation.updateSetDraft":
 		if e.ComplexityRoot.Mutation.UpdateSetDraft == nil {
 			break
@@ -5867,6 +5939,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NotificationPage.TotalCount(childComplexity), true
+
+	case "OAuthClient.clientId":
+		if e.ComplexityRoot.OAuthClient.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.ClientID(childComplexity), true
+	case "OAuthClient.confidential":
+		if e.ComplexityRoot.OAuthClient.Confidential == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.Confidential(childComplexity), true
+	case "OAuthClient.createdAt":
+		if e.ComplexityRoot.OAuthClient.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.CreatedAt(childComplexity), true
+	case "OAuthClient.id":
+		if e.ComplexityRoot.OAuthClient.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.ID(childComplexity), true
+	case "OAuthClient.name":
+		if e.ComplexityRoot.OAuthClient.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.Name(childComplexity), true
+	case "OAuthClient.redirectUris":
+		if e.ComplexityRoot.OAuthClient.RedirectUris == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.RedirectUris(childComplexity), true
+	case "OAuthClient.scope":
+		if e.ComplexityRoot.OAuthClient.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.Scope(childComplexity), true
+	case "OAuthClient.updatedAt":
+		if e.ComplexityRoot.OAuthClient.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OAuthClient.UpdatedAt(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -6513,6 +6634,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Notifications(childComplexity, args["after"].(*int), args["first"].(*int)), true
+	case "Query.oauthClient":
+		if e.ComplexityRoot.Query.OauthClient == nil {
+			break
+		}
+
+		args, err := ec.field_Query_oauthClient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OauthClient(childComplexity, args["id"].(int)), true
+	case "Query.oauthClients":
+		if e.ComplexityRoot.Query.OauthClients == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.OauthClients(childComplexity), true
 	case "Query.publishGroup":
 		if e.ComplexityRoot.Query.PublishGroup == nil {
 			break
@@ -8556,6 +8694,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateFeedbackInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateLayerInput,
+		ec.unmarshalInputCreateOAuthClientInput,
 		ec.unmarshalInputCreateSetInput,
 		ec.unmarshalInputCreateSourceInput,
 		ec.unmarshalInputCreateTokenInput,
@@ -8602,6 +8741,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateDocumentVersionInput,
 		ec.unmarshalInputUpdateFeedbackInput,
 		ec.unmarshalInputUpdateLayerVersionInput,
+		ec.unmarshalInputUpdateOAuthClientInput,
 		ec.unmarshalInputUpdateSetVersionInput,
 		ec.unmarshalInputUpdateSourceInput,
 		ec.unmarshalInputUpdateTokenInput,
@@ -13873,6 +14013,56 @@ type Subscription {
   notifications(after: ID): Notification!
 }
 `, BuiltIn: false},
+	{Name: "../schema/oauth.graphql", Input: `"An application registered with Geopub's OAuth 2.0 authorization server (site administrators)."
+type OAuthClient {
+  id: ID!
+  "The public identifier the application sends as client_id."
+  clientId: String!
+  name: String!
+  "Whether the application holds a secret; public ones must use PKCE."
+  confidential: Boolean!
+  "Registered redirect URIs, matched exactly (loopback ones on any port)."
+  redirectUris: [String!]!
+  "Space-delimited OAuth scopes the application may ask for."
+  scope: String!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+"A newly registered client with its secret (confidential clients), shown this once."
+type CreatedOAuthClient {
+  client: OAuthClient!
+  clientSecret: String
+}
+
+input CreateOAuthClientInput {
+  name: String!
+  "Default false: a public client."
+  confidential: Boolean
+  redirectUris: [String!]!
+  "Space-delimited; read when absent."
+  scope: String
+}
+
+input UpdateOAuthClientInput {
+  name: String
+  redirectUris: [String!]
+  scope: String
+}
+
+extend type Query {
+  "The registered OAuth clients (site administrators)."
+  oauthClients: [OAuthClient!]!
+  oauthClient(id: ID!): OAuthClient
+}
+
+extend type Mutation {
+  createOAuthClient(input: CreateOAuthClientInput!): CreatedOAuthClient!
+  updateOAuthClient(id: ID!, input: UpdateOAuthClientInput!): OAuthClient!
+  "Removes the client; every token issued to it stops working."
+  deleteOAuthClient(id: ID!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/permissions.graphql", Input: `"The kinds of dataset that carry permissions."
 enum DatasetType {
   LAYER
@@ -15133,6 +15323,16 @@ func (ec *executionContext) childFields_CreateExportPayload(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type CreateExportPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreatedOAuthClient(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "client":
+		return ec.fieldContext_CreatedOAuthClient_client(ctx, field)
+	case "clientSecret":
+		return ec.fieldContext_CreatedOAuthClient_clientSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedOAuthClient", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -16171,6 +16371,28 @@ func (ec *executionContext) childFields_NotificationPage(ctx context.Context, fi
 		return ec.fieldContext_NotificationPage_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NotificationPage", field.Name)
+}
+
+func (ec *executionContext) childFields_OAuthClient(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OAuthClient_id(ctx, field)
+	case "clientId":
+		return ec.fieldContext_OAuthClient_clientId(ctx, field)
+	case "name":
+		return ec.fieldContext_OAuthClient_name(ctx, field)
+	case "confidential":
+		return ec.fieldContext_OAuthClient_confidential(ctx, field)
+	case "redirectUris":
+		return ec.fieldContext_OAuthClient_redirectUris(ctx, field)
+	case "scope":
+		return ec.fieldContext_OAuthClient_scope(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OAuthClient_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OAuthClient_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OAuthClient", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17679,6 +17901,20 @@ func (ec *executionContext) field_Mutation_createLayer_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createOAuthClient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateOAuthClientInput, error) {
+			return ec.unmarshalNCreateOAuthClientInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateOAuthClientInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSetDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17960,6 +18196,20 @@ func (ec *executionContext) field_Mutation_deleteLayerVersion_args(ctx context.C
 }
 
 func (ec *executionContext) field_Mutation_deleteLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteOAuthClient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -19054,6 +19304,28 @@ func (ec *executionContext) field_Mutation_updateLayerVersion_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateOAuthClient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateOAuthClientInput, error) {
+			return ec.unmarshalNUpdateOAuthClientInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateOAuthClientInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -20286,6 +20558,20 @@ func (ec *executionContext) field_Query_notifications_args(ctx context.Context, 
 		return nil, err
 	}
 	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_oauthClient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -23760,6 +24046,61 @@ func (ec *executionContext) fieldContext_CreateExportPayload_validation(_ contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CreatedOAuthClient_client(ctx context.Context, field graphql.CollectedField, obj *CreatedOAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedOAuthClient_client(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Client, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OAuthClient) graphql.Marshaler {
+			return ec.marshalNOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedOAuthClient_client(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedOAuthClient",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OAuthClient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedOAuthClient_clientSecret(ctx context.Context, field graphql.CollectedField, obj *CreatedOAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedOAuthClient_clientSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedOAuthClient_clientSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedOAuthClient", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
@@ -35800,6 +36141,138 @@ func (ec *executionContext) fieldContext_Mutation_markNotificationsRead(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createOAuthClient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOAuthClient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOAuthClient(ctx, fc.Args["input"].(CreateOAuthClientInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CreatedOAuthClient) graphql.Marshaler {
+			return ec.marshalNCreatedOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreatedOAuthClient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOAuthClient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedOAuthClient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOAuthClient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOAuthClient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOAuthClient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOAuthClient(ctx, fc.Args["id"].(int), fc.Args["input"].(UpdateOAuthClientInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OAuthClient) graphql.Marshaler {
+			return ec.marshalNOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOAuthClient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OAuthClient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOAuthClient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOAuthClient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOAuthClient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOAuthClient(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOAuthClient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOAuthClient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_grantDatasetPermission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37510,6 +37983,190 @@ func (ec *executionContext) _NotificationPage_totalCount(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_NotificationPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NotificationPage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_id(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_clientId(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_name(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_confidential(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_confidential(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidential, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_confidential(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_redirectUris(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_redirectUris(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectUris, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_redirectUris(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_scope(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_scope(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OAuthClient_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.OAuthClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OAuthClient_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OAuthClient_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OAuthClient", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -39981,6 +40638,82 @@ func (ec *executionContext) fieldContext_Query_notifications(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_notifications_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_oauthClients(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_oauthClients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().OauthClients(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.OAuthClient) graphql.Marshaler {
+			return ec.marshalNOAuthClient2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClientᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_oauthClients(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OAuthClient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_oauthClient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_oauthClient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OauthClient(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OAuthClient) graphql.Marshaler {
+			return ec.marshalOOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_oauthClient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OAuthClient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_oauthClient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50277,6 +51010,57 @@ func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, 
 				return it, err
 			}
 			it.LicenseID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateOAuthClientInput(ctx context.Context, obj any) (CreateOAuthClientInput, error) {
+	var it CreateOAuthClientInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "confidential", "redirectUris", "scope"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "confidential":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confidential"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confidential = data
+		case "redirectUris":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectUris"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectUris = data
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
 		}
 	}
 	return it, nil
@@ -62870,6 +63654,50 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateOAuthClientInput(ctx context.Context, obj any) (UpdateOAuthClientInput, error) {
+	var it UpdateOAuthClientInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "redirectUris", "scope"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "redirectUris":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectUris"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectUris = data
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSetVersionInput(ctx context.Context, obj any) (UpdateSetVersionInput, error) {
 	var it UpdateSetVersionInput
 	if obj == nil {
@@ -65837,6 +66665,49 @@ func (ec *executionContext) _CreateExportPayload(ctx context.Context, sel ast.Se
 		case "validation":
 			out.Values[i] = ec._CreateExportPayload_validation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createdOAuthClientImplementors = []string{"CreatedOAuthClient"}
+
+func (ec *executionContext) _CreatedOAuthClient(ctx context.Context, sel ast.SelectionSet, obj *CreatedOAuthClient) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdOAuthClientImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedOAuthClient")
+		case "client":
+			out.Values[i] = ec._CreatedOAuthClient_client(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientSecret":
+			out.Values[i] = ec._CreatedOAuthClient_clientSecret(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -71975,6 +72846,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createOAuthClient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOAuthClient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOAuthClient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOAuthClient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOAuthClient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOAuthClient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "grantDatasetPermission":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_grantDatasetPermission(ctx, field)
@@ -72321,6 +73213,79 @@ func (ec *executionContext) _NotificationPage(ctx context.Context, sel ast.Selec
 			}
 		case "totalCount":
 			out.Values[i] = ec._NotificationPage_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var oAuthClientImplementors = []string{"OAuthClient"}
+
+func (ec *executionContext) _OAuthClient(ctx context.Context, sel ast.SelectionSet, obj *ent.OAuthClient) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oAuthClientImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OAuthClient")
+		case "id":
+			out.Values[i] = ec._OAuthClient_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._OAuthClient_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._OAuthClient_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confidential":
+			out.Values[i] = ec._OAuthClient_confidential(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirectUris":
+			out.Values[i] = ec._OAuthClient_redirectUris(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scope":
+			out.Values[i] = ec._OAuthClient_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._OAuthClient_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OAuthClient_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -73628,6 +74593,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_notifications(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "oauthClients":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_oauthClients(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "oauthClient":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_oauthClient(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -79565,6 +80574,11 @@ func (ec *executionContext) unmarshalNCreateLayerInput2githubᚗcomᚋgeopubᚋg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateOAuthClientInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateOAuthClientInput(ctx context.Context, v any) (CreateOAuthClientInput, error) {
+	res, err := ec.unmarshalInputCreateOAuthClientInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateSetInput(ctx context.Context, v any) (CreateSetInput, error) {
 	res, err := ec.unmarshalInputCreateSetInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -79578,6 +80592,16 @@ func (ec *executionContext) unmarshalNCreateSourceInput2githubᚗcomᚋgeopubᚋ
 func (ec *executionContext) unmarshalNCreateTokenInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateTokenInput(ctx context.Context, v any) (CreateTokenInput, error) {
 	res, err := ec.unmarshalInputCreateTokenInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatedOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreatedOAuthClient(ctx context.Context, sel ast.SelectionSet, v *CreatedOAuthClient) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreatedOAuthClient(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCreatedToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreatedToken(ctx context.Context, sel ast.SelectionSet, v *CreatedToken) graphql.Marshaler {
@@ -80993,6 +82017,32 @@ func (ec *executionContext) marshalNNotificationPage2ᚖgithubᚗcomᚋgeopubᚋ
 	return ec._NotificationPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOAuthClient2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClientᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OAuthClient) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx context.Context, sel ast.SelectionSet, v *ent.OAuthClient) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OAuthClient(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
 	var res entgql.OrderDirection
 	err := res.UnmarshalGQL(v)
@@ -81830,6 +82880,11 @@ func (ec *executionContext) unmarshalNUpdateFeedbackInput2githubᚗcomᚋgeopub�
 
 func (ec *executionContext) unmarshalNUpdateLayerVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateLayerVersionInput(ctx context.Context, v any) (UpdateLayerVersionInput, error) {
 	res, err := ec.unmarshalInputUpdateLayerVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateOAuthClientInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateOAuthClientInput(ctx context.Context, v any) (UpdateOAuthClientInput, error) {
+	res, err := ec.unmarshalInputUpdateOAuthClientInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -83707,6 +84762,13 @@ func (ec *executionContext) marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋ
 		return graphql.Null
 	}
 	return ec._MetadataDocument(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOAuthClient2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐOAuthClient(ctx context.Context, sel ast.SelectionSet, v *ent.OAuthClient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OAuthClient(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {

@@ -164,6 +164,15 @@ type CreateLayerInput struct {
 	LicenseID *int `json:"licenseID,omitempty"`
 }
 
+type CreateOAuthClientInput struct {
+	Name string `json:"name"`
+	// Default false: a public client.
+	Confidential *bool    `json:"confidential,omitempty"`
+	RedirectUris []string `json:"redirectUris"`
+	// Space-delimited; read when absent.
+	Scope *string `json:"scope,omitempty"`
+}
+
 type CreateSetInput struct {
 	Title       string  `json:"title"`
 	Description *string `json:"description,omitempty"`
@@ -200,6 +209,12 @@ type CreateTokenInput struct {
 	Scope     *string    `json:"scope,omitempty"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 	Referrers []string   `json:"referrers,omitempty"`
+}
+
+// A newly registered client with its secret (confidential clients), shown this once.
+type CreatedOAuthClient struct {
+	Client       *ent.OAuthClient `json:"client"`
+	ClientSecret *string          `json:"clientSecret,omitempty"`
 }
 
 // A newly created token with its key, shown this once.
@@ -752,6 +767,12 @@ type UpdateLayerVersionInput struct {
 	// values in two (checked over the draft's imported data; with
 	// datasourceIDs, when their import completes). An empty list clears it.
 	PrimaryKeyFields []string `json:"primaryKeyFields,omitempty"`
+}
+
+type UpdateOAuthClientInput struct {
+	Name         *string  `json:"name,omitempty"`
+	RedirectUris []string `json:"redirectUris,omitempty"`
+	Scope        *string  `json:"scope,omitempty"`
 }
 
 type UpdateSetVersionInput struct {

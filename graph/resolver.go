@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/scanning"
@@ -78,6 +79,9 @@ type Resolver struct {
 	// SSO signs users in through OpenID Connect providers (nil when none
 	// is configured).
 	SSO *sso.Service
+	// OAuth is Geopub's OAuth 2.0 authorization server: registered
+	// clients, grants and their tokens.
+	OAuth *oauthserver.Service
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

@@ -44,6 +44,7 @@ var referenceInfo = apidoc.Info{
 		"Crop layers":        "Published polygon layers whose features users pick as an export's extent.",
 		"Deprecation":        "Marking datasets as no longer to be used, with a reason and the dataset replacing them.",
 		"Audit":              "The audit log: who changed what, when and from where; read-only.",
+		"OAuth clients":      "Applications registered with Geopub's OAuth 2.0 authorization server (/o/authorize/, /o/token/), managed by site administrators.",
 	},
 }
 
@@ -54,7 +55,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, accountLifecycleOps, ssoOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, auditOps, usageOps,
+		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps, auditOps, usageOps, oauthClientOps,
 	} {
 		add(&ops)
 	}

@@ -144,6 +144,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.pairTwins()
 	f.addReferenceItem(t)
 	f.addCropLayer(t)
+	f.addOAuthClient(t)
 	f.addServiceOwners(t)
 	f.addDataTableOwners(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the

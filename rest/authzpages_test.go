@@ -8,6 +8,7 @@ import (
 
 	"github.com/geopub/geopub/web/dcatfeed"
 	"github.com/geopub/geopub/web/htmlview"
+	"github.com/geopub/geopub/web/oauthpages"
 )
 
 // pageRouterKeys are the routes of the HTML pages url_html links point at
@@ -18,6 +19,7 @@ func pageRouterKeys(t *testing.T) []string {
 	r := chi.NewRouter()
 	htmlview.New(nil, nil, "").Routes(r)
 	dcatfeed.New(nil, "", nil).Routes(r)
+	oauthpages.New(nil, nil, "", nil).Routes(r)
 	var keys []string
 	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		keys = append(keys, routeKey(method, route))

@@ -27,10 +27,12 @@ func matrixRules() map[string]rule {
 	cropLayerRules(rules)
 	auditRules(rules)
 	usageRules(rules)
+	oauthClientRules(rules)
 	optionsRules(rules)
 	serviceRules(rules)
 	queryRules(rules)
 	pageRules(rules)
+	oauthEndpointRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

@@ -79,6 +79,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.cropLayerRoutes)
 	vr.Group(a.auditRoutes)
 	vr.Group(a.usageRoutes)
+	vr.Group(a.oauthClientRoutes)
 	return r
 }
 

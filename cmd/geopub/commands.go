@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/ratelimit"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
@@ -119,6 +120,8 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	usageFlush := fs.Duration("usage-flush-every", envDuration("GEOPUB_USAGE_FLUSH_EVERY", usagefigures.DefaultInterval), "how often the usage figures counted in memory are added to the database (a crash loses at most this much) [GEOPUB_USAGE_FLUSH_EVERY]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
+	accessTTL := fs.Duration("oauth-access-token-ttl", envDuration("GEOPUB_OAUTH_ACCESS_TOKEN_TTL", oauthserver.DefaultAccessTokenTTL), "life of an access token the OAuth authorization server issues (an API token; keys made with it live no longer) [GEOPUB_OAUTH_ACCESS_TOKEN_TTL]")
+	refreshTTL := fs.Duration("oauth-refresh-token-ttl", envDuration("GEOPUB_OAUTH_REFRESH_TOKEN_TTL", oauthserver.DefaultRefreshTokenTTL), "life of an OAuth refresh token, renewed by each rotation [GEOPUB_OAUTH_REFRESH_TOKEN_TTL]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	limits := fs.String("rate-limits", os.Getenv("GEOPUB_RATE_LIMITS"), "rate limits per route class (reads, writes, search, exports, tiles, queries, ogc, graphql), per token, user or client address: class=quota/window pairs such as reads=600/1m,tiles=6000/1m, a JSON document, or the path of a JSON file (docs/ratelimit.md); none by default [GEOPUB_RATE_LIMITS]")
 	var rt runtimeFlags
@@ -141,6 +144,10 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 		return usageError{"--usage-flush-every (GEOPUB_USAGE_FLUSH_EVERY) must be positive"}
 	}
 	cfg.UsageFlushEvery = *usageFlush
+	if *accessTTL <= 0 || *refreshTTL <= 0 {
+		return usageError{"--oauth-access-token-ttl and --oauth-refresh-token-ttl (GEOPUB_OAUTH_ACCESS_TOKEN_TTL, GEOPUB_OAUTH_REFRESH_TOKEN_TTL) must be positive"}
+	}
+	cfg.OAuth = oauthserver.Config{AccessTokenTTL: *accessTTL, RefreshTokenTTL: *refreshTTL}
 	if cfg.TrustedProxies, err = forwarded.Parse(*trusted); err != nil {
 		return usageError{"--trusted-proxies (GEOPUB_TRUSTED_PROXIES): " + err.Error()}
 	}

@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 )
 
 // Token is an API token. Only a hash of its key is stored; the key itself is
@@ -28,6 +29,8 @@ func (Token) Fields() []ent.Field {
 		field.Time("created_at").Default(nowUTC).Immutable(),
 		field.Time("expires_at").Optional().Nillable(),
 		field.Time("last_used_at").Optional().Nillable(),
+		field.Int("oauth_grant_id").Optional().Nillable().
+			Comment("The OAuth grant it was issued under (an access token, or a key made with one); revoking the grant deletes it."),
 	}
 }
 
@@ -36,6 +39,11 @@ func (Token) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("user", User.Type).Ref("tokens").Field("user_id").Unique().Required(),
 	}
+}
+
+// Indexes of the Token.
+func (Token) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("oauth_grant_id")}
 }
 
 // Annotations of the Token.

@@ -32,6 +32,8 @@ const (
 	FieldExpiresAt = "expires_at"
 	// FieldLastUsedAt holds the string denoting the last_used_at field in the database.
 	FieldLastUsedAt = "last_used_at"
+	// FieldOauthGrantID holds the string denoting the oauth_grant_id field in the database.
+	FieldOauthGrantID = "oauth_grant_id"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// Table holds the table name of the token in the database.
@@ -57,6 +59,7 @@ var Columns = []string{
 	FieldCreatedAt,
 	FieldExpiresAt,
 	FieldLastUsedAt,
+	FieldOauthGrantID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -130,6 +133,11 @@ func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 // ByLastUsedAt orders the results by the last_used_at field.
 func ByLastUsedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUsedAt, opts...).ToFunc()
+}
+
+// ByOauthGrantID orders the results by the oauth_grant_id field.
+func ByOauthGrantID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOauthGrantID, opts...).ToFunc()
 }
 
 // ByUserField orders the results by user field.

@@ -95,6 +95,11 @@ func LastUsedAt(v time.Time) predicate.Token {
 	return predicate.Token(sql.FieldEQ(FieldLastUsedAt, v))
 }
 
+// OauthGrantID applies equality check predicate on the "oauth_grant_id" field. It's identical to OauthGrantIDEQ.
+func OauthGrantID(v int) predicate.Token {
+	return predicate.Token(sql.FieldEQ(FieldOauthGrantID, v))
+}
+
 // UserIDEQ applies the EQ predicate on the "user_id" field.
 func UserIDEQ(v int) predicate.Token {
 	return predicate.Token(sql.FieldEQ(FieldUserID, v))
@@ -523,6 +528,56 @@ func LastUsedAtIsNil() predicate.Token {
 // LastUsedAtNotNil applies the NotNil predicate on the "last_used_at" field.
 func LastUsedAtNotNil() predicate.Token {
 	return predicate.Token(sql.FieldNotNull(FieldLastUsedAt))
+}
+
+// OauthGrantIDEQ applies the EQ predicate on the "oauth_grant_id" field.
+func OauthGrantIDEQ(v int) predicate.Token {
+	return predicate.Token(sql.FieldEQ(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDNEQ applies the NEQ predicate on the "oauth_grant_id" field.
+func OauthGrantIDNEQ(v int) predicate.Token {
+	return predicate.Token(sql.FieldNEQ(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDIn applies the In predicate on the "oauth_grant_id" field.
+func OauthGrantIDIn(vs ...int) predicate.Token {
+	return predicate.Token(sql.FieldIn(FieldOauthGrantID, vs...))
+}
+
+// OauthGrantIDNotIn applies the NotIn predicate on the "oauth_grant_id" field.
+func OauthGrantIDNotIn(vs ...int) predicate.Token {
+	return predicate.Token(sql.FieldNotIn(FieldOauthGrantID, vs...))
+}
+
+// OauthGrantIDGT applies the GT predicate on the "oauth_grant_id" field.
+func OauthGrantIDGT(v int) predicate.Token {
+	return predicate.Token(sql.FieldGT(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDGTE applies the GTE predicate on the "oauth_grant_id" field.
+func OauthGrantIDGTE(v int) predicate.Token {
+	return predicate.Token(sql.FieldGTE(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDLT applies the LT predicate on the "oauth_grant_id" field.
+func OauthGrantIDLT(v int) predicate.Token {
+	return predicate.Token(sql.FieldLT(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDLTE applies the LTE predicate on the "oauth_grant_id" field.
+func OauthGrantIDLTE(v int) predicate.Token {
+	return predicate.Token(sql.FieldLTE(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDIsNil applies the IsNil predicate on the "oauth_grant_id" field.
+func OauthGrantIDIsNil() predicate.Token {
+	return predicate.Token(sql.FieldIsNull(FieldOauthGrantID))
+}
+
+// OauthGrantIDNotNil applies the NotNil predicate on the "oauth_grant_id" field.
+func OauthGrantIDNotNil() predicate.Token {
+	return predicate.Token(sql.FieldNotNull(FieldOauthGrantID))
 }
 
 // HasUser applies the HasEdge predicate on the "user" edge.

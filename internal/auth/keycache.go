@@ -73,3 +73,8 @@ func (c *keyCache) clear() {
 	defer c.mu.Unlock()
 	c.m = nil
 }
+
+// ForgetKeys drops every cached key check, for code that deletes or
+// changes tokens outside this package (revoked OAuth grants): the next
+// request with any key reads its token again.
+func (s *Service) ForgetKeys() { s.keys.clear() }

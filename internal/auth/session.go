@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"time"
+	"net/http"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/session"
@@ -133,4 +134,18 @@ func (s *Service) touchSession(ctx context.Context, sess *ent.Session, now time.
 	if err == nil {
 		sess.LastSeenAt = &now
 	}
+// SessionOf returns the live session of r's session cookie, with its
+// user, or nil when there is none (or it expired, or its user is
+// locked). It checks no CSRF token: pages that post forms outside the
+// middleware (the OAuth consent page) check their own form field.
+func (s *Service) SessionOf(ctx context.Context, r *http.Request) (*ent.Session, error) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, nil
+	}
+	sess, err := s.lookupSession(ctx, c.Value)
+	if err != nil {
+		return nil, internalErr(err)
+	}
+	return sess, nil
 }

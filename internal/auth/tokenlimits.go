@@ -122,6 +122,9 @@ func narrowerReferrers(want, have []string) bool {
 // above): unset settings default to the calling token's own (its expiry,
 // its referrers; for scopes, the default scopes it holds), and asking for
 // a scope it lacks, a later expiry or looser referrers is refused with 403.
+// An OAuth access token (one linked to a grant) is narrowed instead of
+// refused on scope (narrowToCaller), and the key it makes belongs to the
+// same grant, so revoking the grant deletes it too.
 func (s *Service) CreateDelegatedToken(ctx context.Context, spec TokenSpec) (*ent.Token, string, error) {
 	p := FromContext(ctx)
 	if !p.Authenticated() {
@@ -148,6 +151,13 @@ func (s *Service) CreateDelegatedToken(ctx context.Context, spec TokenSpec) (*en
 		if spec.Referrers == nil {
 			spec.Referrers = caller.Referrers
 		}
+		if caller.OauthGrantID != nil {
+			narrowed, err := narrowToCaller(spec.Scope, p.Scopes)
+			if err != nil {
+				return nil, "", err
+			}
+			spec.Scope, spec.OAuthGrantID = narrowed, caller.OauthGrantID
+		}
 		sc := ParseScopes(strings.ReplaceAll(spec.Scope, ",", " "))
 		refs := spec.Referrers
 		// The new token is compared with the calling token alone: a
@@ -159,4 +169,28 @@ func (s *Service) CreateDelegatedToken(ctx context.Context, spec TokenSpec) (*en
 		}
 	}
 	return s.CreateToken(ctx, p.User, spec)
+}
+
+// narrowToCaller is the scope of a key made with an OAuth access token:
+// the scopes asked for that the access token holds, as an authorization
+// server may grant less than asked (RFC 6749 §3.3). The desktop plugin
+// asks for write scopes with a read-only access token, and gets a
+// read-only key rather than a refusal; the key's scope field says what
+// it got. Unknown names are refused; a request of which the access token
+// holds nothing gets 403.
+func narrowToCaller(requested string, held Scopes) (string, error) {
+	want, err := ValidateScopes(requested)
+	if err != nil {
+		return "", err
+	}
+	out := Scopes{}
+	for sc := range want {
+		if held.Has(sc) {
+			out[sc] = struct{}{}
+		}
+	}
+	if len(out) == 0 {
+		return "", apperr.New(apperr.PermissionDenied, "This access token holds none of the scopes asked for.")
+	}
+	return out.String(), nil
 }

@@ -22,6 +22,9 @@ type TokenSpec struct {
 	Scope     string
 	ExpiresAt *time.Time
 	Referrers []string
+	// OAuthGrantID links the token to the OAuth grant it was issued
+	// under (package oauthserver): revoking the grant deletes it.
+	OAuthGrantID *int
 }
 
 // CreateToken validates spec and stores a new token of user, returning it
@@ -65,6 +68,7 @@ func (s *Service) newToken(ctx context.Context, c *ent.Client, user *ent.User, k
 		SetKeyHint(KeyHint(key)).
 		SetScope(scope).
 		SetNillableExpiresAt(expires).
+		SetNillableOauthGrantID(spec.OAuthGrantID).
 		SetCreatedAt(now)
 	if refs != nil {
 		create.SetReferrers(refs)

@@ -43,6 +43,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/oauthserver"
 	"github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/popularity"
@@ -72,6 +73,7 @@ import (
 	"github.com/geopub/geopub/web/htmlview"
 	"github.com/geopub/geopub/web/mappreview"
 	"github.com/geopub/geopub/web/signin"
+	"github.com/geopub/geopub/web/oauthpages"
 )
 
 // Config is what `geopub serve` is told.
@@ -92,6 +94,9 @@ type Config struct {
 	SitemapURLs int
 	// Auth tunes sessions and throttling.
 	Auth auth.Config
+	// OAuth sets the lifetimes of the OAuth authorization server's codes
+	// and tokens.
+	OAuth oauthserver.Config
 	// FetchAllow lists private addresses remote sources may reach anyway
 	// (the operator's allow-list); by default only public addresses are.
 	FetchAllow []netip.Prefix
@@ -311,6 +316,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	if len(cfg.SSO.Providers) > 0 {
 		res.SSO = sso.New(st.Client, cfg.SSO, sso.Options{Logger: cfg.Logger})
 	}
+	res.OAuth = oauthserver.New(st, res.Auth, cfg.OAuth)
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Usage = usage.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
@@ -583,6 +589,12 @@ func (s *Server) routes() http.Handler {
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(budget(timeout, transfers), lim.By(restClass, auth.WriteFailure), middleware.Compress(5), s.Resolver.Usage.Middleware).Group(api.Mount)
+	})
+	// The OAuth 2.0 authorization server's endpoints read the session
+	// themselves: the consent form carries its CSRF token as a field.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		oauthpages.New(s.Resolver.OAuth, s.Resolver.Auth, s.cfg.BaseURL, s.logger).Routes(r)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
