@@ -45,7 +45,12 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oauthclient"
+	"github.com/geopub/geopub/ent/oauthgrant"
+	"github.com/geopub/geopub/ent/oauthrefreshtoken"
+	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
@@ -56,7 +61,9 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
 )
@@ -126,8 +133,18 @@ type Client struct {
 	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// OAuthClient is the client for interacting with the OAuthClient builders.
+	OAuthClient *OAuthClientClient
+	// OAuthGrant is the client for interacting with the OAuthGrant builders.
+	OAuthGrant *OAuthGrantClient
+	// OAuthRefreshToken is the client for interacting with the OAuthRefreshToken builders.
+	OAuthRefreshToken *OAuthRefreshTokenClient
+	// OIDCLogin is the client for interacting with the OIDCLogin builders.
+	OIDCLogin *OIDCLoginClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
 	PublishGroup *PublishGroupClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// ServicePermission is the client for interacting with the ServicePermission builders.
@@ -148,8 +165,12 @@ type Client struct {
 	TileArchive *TileArchiveClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
+	// UsageDay is the client for interacting with the UsageDay builders.
+	UsageDay *UsageDayClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
@@ -197,7 +218,12 @@ func (c *Client) init() {
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
 	c.MetadataDocument = NewMetadataDocumentClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
+	c.OAuthClient = NewOAuthClientClient(c.config)
+	c.OAuthGrant = NewOAuthGrantClient(c.config)
+	c.OAuthRefreshToken = NewOAuthRefreshTokenClient(c.config)
+	c.OIDCLogin = NewOIDCLoginClient(c.config)
 	c.PublishGroup = NewPublishGroupClient(c.config)
+	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
 	c.Scan = NewScanClient(c.config)
 	c.ServicePermission = NewServicePermissionClient(c.config)
 	c.Session = NewSessionClient(c.config)
@@ -208,7 +234,9 @@ func (c *Client) init() {
 	c.Source = NewSourceClient(c.config)
 	c.TileArchive = NewTileArchiveClient(c.config)
 	c.Token = NewTokenClient(c.config)
+	c.UsageDay = NewUsageDayClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.UserIdentity = NewUserIdentityClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookEndpoint = NewWebhookEndpointClient(c.config)
 }
@@ -333,7 +361,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
+		OAuthClient:             NewOAuthClientClient(cfg),
+		OAuthGrant:              NewOAuthGrantClient(cfg),
+		OAuthRefreshToken:       NewOAuthRefreshTokenClient(cfg),
+		OIDCLogin:               NewOIDCLoginClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
+		RateLimitCounter:        NewRateLimitCounterClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
@@ -344,7 +377,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Source:                  NewSourceClient(cfg),
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
+		UsageDay:                NewUsageDayClient(cfg),
 		User:                    NewUserClient(cfg),
+		UserIdentity:            NewUserIdentityClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
 	}, nil
@@ -396,7 +431,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
+		OAuthClient:             NewOAuthClientClient(cfg),
+		OAuthGrant:              NewOAuthGrantClient(cfg),
+		OAuthRefreshToken:       NewOAuthRefreshTokenClient(cfg),
+		OIDCLogin:               NewOIDCLoginClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
+		RateLimitCounter:        NewRateLimitCounterClient(cfg),
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
@@ -407,7 +447,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Source:                  NewSourceClient(cfg),
 		TileArchive:             NewTileArchiveClient(cfg),
 		Token:                   NewTokenClient(cfg),
+		UsageDay:                NewUsageDayClient(cfg),
 		User:                    NewUserClient(cfg),
+		UserIdentity:            NewUserIdentityClient(cfg),
 		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
 	}, nil
@@ -445,10 +487,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
-		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
-		c.SiteSetting, c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery,
-		c.WebhookEndpoint,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.OAuthClient,
+		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCLogin, c.PublishGroup,
+		c.RateLimitCounter, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
+		c.SetVersion, c.SiteSetting, c.Source, c.TileArchive, c.Token, c.UsageDay,
+		c.User, c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -464,10 +507,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
-		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
-		c.SiteSetting, c.Source, c.TileArchive, c.Token, c.User, c.WebhookDelivery,
-		c.WebhookEndpoint,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.OAuthClient,
+		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCLogin, c.PublishGroup,
+		c.RateLimitCounter, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
+		c.SetVersion, c.SiteSetting, c.Source, c.TileArchive, c.Token, c.UsageDay,
+		c.User, c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -536,8 +580,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.MetadataDocument.mutate(ctx, m)
 	case *NotificationMutation:
 		return c.Notification.mutate(ctx, m)
+	case *OAuthClientMutation:
+		return c.OAuthClient.mutate(ctx, m)
+	case *OAuthGrantMutation:
+		return c.OAuthGrant.mutate(ctx, m)
+	case *OAuthRefreshTokenMutation:
+		return c.OAuthRefreshToken.mutate(ctx, m)
+	case *OIDCLoginMutation:
+		return c.OIDCLogin.mutate(ctx, m)
 	case *PublishGroupMutation:
 		return c.PublishGroup.mutate(ctx, m)
+	case *RateLimitCounterMutation:
+		return c.RateLimitCounter.mutate(ctx, m)
 	case *ScanMutation:
 		return c.Scan.mutate(ctx, m)
 	case *ServicePermissionMutation:
@@ -558,8 +612,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TileArchive.mutate(ctx, m)
 	case *TokenMutation:
 		return c.Token.mutate(ctx, m)
+	case *UsageDayMutation:
+		return c.UsageDay.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *UserIdentityMutation:
+		return c.UserIdentity.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
 	case *WebhookEndpointMutation:
@@ -4912,6 +4970,538 @@ func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation
 	}
 }
 
+// OAuthClientClient is a client for the OAuthClient schema.
+type OAuthClientClient struct {
+	config
+}
+
+// NewOAuthClientClient returns a client for the OAuthClient from the given config.
+func NewOAuthClientClient(c config) *OAuthClientClient {
+	return &OAuthClientClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oauthclient.Hooks(f(g(h())))`.
+func (c *OAuthClientClient) Use(hooks ...Hook) {
+	c.hooks.OAuthClient = append(c.hooks.OAuthClient, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oauthclient.Intercept(f(g(h())))`.
+func (c *OAuthClientClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OAuthClient = append(c.inters.OAuthClient, interceptors...)
+}
+
+// Create returns a builder for creating a OAuthClient entity.
+func (c *OAuthClientClient) Create() *OAuthClientCreate {
+	mutation := newOAuthClientMutation(c.config, OpCreate)
+	return &OAuthClientCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OAuthClient entities.
+func (c *OAuthClientClient) CreateBulk(builders ...*OAuthClientCreate) *OAuthClientCreateBulk {
+	return &OAuthClientCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OAuthClientClient) MapCreateBulk(slice any, setFunc func(*OAuthClientCreate, int)) *OAuthClientCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OAuthClientCreateBulk{err: fmt.Errorf("calling to OAuthClientClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OAuthClientCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OAuthClientCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OAuthClient.
+func (c *OAuthClientClient) Update() *OAuthClientUpdate {
+	mutation := newOAuthClientMutation(c.config, OpUpdate)
+	return &OAuthClientUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OAuthClientClient) UpdateOne(_m *OAuthClient) *OAuthClientUpdateOne {
+	mutation := newOAuthClientMutation(c.config, OpUpdateOne, withOAuthClient(_m))
+	return &OAuthClientUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OAuthClientClient) UpdateOneID(id int) *OAuthClientUpdateOne {
+	mutation := newOAuthClientMutation(c.config, OpUpdateOne, withOAuthClientID(id))
+	return &OAuthClientUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OAuthClient.
+func (c *OAuthClientClient) Delete() *OAuthClientDelete {
+	mutation := newOAuthClientMutation(c.config, OpDelete)
+	return &OAuthClientDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OAuthClientClient) DeleteOne(_m *OAuthClient) *OAuthClientDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OAuthClientClient) DeleteOneID(id int) *OAuthClientDeleteOne {
+	builder := c.Delete().Where(oauthclient.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OAuthClientDeleteOne{builder}
+}
+
+// Query returns a query builder for OAuthClient.
+func (c *OAuthClientClient) Query() *OAuthClientQuery {
+	return &OAuthClientQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOAuthClient},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OAuthClient entity by its id.
+func (c *OAuthClientClient) Get(ctx context.Context, id int) (*OAuthClient, error) {
+	return c.Query().Where(oauthclient.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OAuthClientClient) GetX(ctx context.Context, id int) *OAuthClient {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OAuthClientClient) Hooks() []Hook {
+	return c.hooks.OAuthClient
+}
+
+// Interceptors returns the client interceptors.
+func (c *OAuthClientClient) Interceptors() []Interceptor {
+	return c.inters.OAuthClient
+}
+
+func (c *OAuthClientClient) mutate(ctx context.Context, m *OAuthClientMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OAuthClientCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OAuthClientUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OAuthClientUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OAuthClientDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OAuthClient mutation op: %q", m.Op())
+	}
+}
+
+// OAuthGrantClient is a client for the OAuthGrant schema.
+type OAuthGrantClient struct {
+	config
+}
+
+// NewOAuthGrantClient returns a client for the OAuthGrant from the given config.
+func NewOAuthGrantClient(c config) *OAuthGrantClient {
+	return &OAuthGrantClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oauthgrant.Hooks(f(g(h())))`.
+func (c *OAuthGrantClient) Use(hooks ...Hook) {
+	c.hooks.OAuthGrant = append(c.hooks.OAuthGrant, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oauthgrant.Intercept(f(g(h())))`.
+func (c *OAuthGrantClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OAuthGrant = append(c.inters.OAuthGrant, interceptors...)
+}
+
+// Create returns a builder for creating a OAuthGrant entity.
+func (c *OAuthGrantClient) Create() *OAuthGrantCreate {
+	mutation := newOAuthGrantMutation(c.config, OpCreate)
+	return &OAuthGrantCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OAuthGrant entities.
+func (c *OAuthGrantClient) CreateBulk(builders ...*OAuthGrantCreate) *OAuthGrantCreateBulk {
+	return &OAuthGrantCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OAuthGrantClient) MapCreateBulk(slice any, setFunc func(*OAuthGrantCreate, int)) *OAuthGrantCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OAuthGrantCreateBulk{err: fmt.Errorf("calling to OAuthGrantClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OAuthGrantCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OAuthGrantCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OAuthGrant.
+func (c *OAuthGrantClient) Update() *OAuthGrantUpdate {
+	mutation := newOAuthGrantMutation(c.config, OpUpdate)
+	return &OAuthGrantUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OAuthGrantClient) UpdateOne(_m *OAuthGrant) *OAuthGrantUpdateOne {
+	mutation := newOAuthGrantMutation(c.config, OpUpdateOne, withOAuthGrant(_m))
+	return &OAuthGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OAuthGrantClient) UpdateOneID(id int) *OAuthGrantUpdateOne {
+	mutation := newOAuthGrantMutation(c.config, OpUpdateOne, withOAuthGrantID(id))
+	return &OAuthGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OAuthGrant.
+func (c *OAuthGrantClient) Delete() *OAuthGrantDelete {
+	mutation := newOAuthGrantMutation(c.config, OpDelete)
+	return &OAuthGrantDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OAuthGrantClient) DeleteOne(_m *OAuthGrant) *OAuthGrantDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OAuthGrantClient) DeleteOneID(id int) *OAuthGrantDeleteOne {
+	builder := c.Delete().Where(oauthgrant.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OAuthGrantDeleteOne{builder}
+}
+
+// Query returns a query builder for OAuthGrant.
+func (c *OAuthGrantClient) Query() *OAuthGrantQuery {
+	return &OAuthGrantQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOAuthGrant},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OAuthGrant entity by its id.
+func (c *OAuthGrantClient) Get(ctx context.Context, id int) (*OAuthGrant, error) {
+	return c.Query().Where(oauthgrant.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OAuthGrantClient) GetX(ctx context.Context, id int) *OAuthGrant {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OAuthGrantClient) Hooks() []Hook {
+	return c.hooks.OAuthGrant
+}
+
+// Interceptors returns the client interceptors.
+func (c *OAuthGrantClient) Interceptors() []Interceptor {
+	return c.inters.OAuthGrant
+}
+
+func (c *OAuthGrantClient) mutate(ctx context.Context, m *OAuthGrantMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OAuthGrantCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OAuthGrantUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OAuthGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OAuthGrantDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OAuthGrant mutation op: %q", m.Op())
+	}
+}
+
+// OAuthRefreshTokenClient is a client for the OAuthRefreshToken schema.
+type OAuthRefreshTokenClient struct {
+	config
+}
+
+// NewOAuthRefreshTokenClient returns a client for the OAuthRefreshToken from the given config.
+func NewOAuthRefreshTokenClient(c config) *OAuthRefreshTokenClient {
+	return &OAuthRefreshTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oauthrefreshtoken.Hooks(f(g(h())))`.
+func (c *OAuthRefreshTokenClient) Use(hooks ...Hook) {
+	c.hooks.OAuthRefreshToken = append(c.hooks.OAuthRefreshToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oauthrefreshtoken.Intercept(f(g(h())))`.
+func (c *OAuthRefreshTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OAuthRefreshToken = append(c.inters.OAuthRefreshToken, interceptors...)
+}
+
+// Create returns a builder for creating a OAuthRefreshToken entity.
+func (c *OAuthRefreshTokenClient) Create() *OAuthRefreshTokenCreate {
+	mutation := newOAuthRefreshTokenMutation(c.config, OpCreate)
+	return &OAuthRefreshTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OAuthRefreshToken entities.
+func (c *OAuthRefreshTokenClient) CreateBulk(builders ...*OAuthRefreshTokenCreate) *OAuthRefreshTokenCreateBulk {
+	return &OAuthRefreshTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OAuthRefreshTokenClient) MapCreateBulk(slice any, setFunc func(*OAuthRefreshTokenCreate, int)) *OAuthRefreshTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OAuthRefreshTokenCreateBulk{err: fmt.Errorf("calling to OAuthRefreshTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OAuthRefreshTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OAuthRefreshTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OAuthRefreshToken.
+func (c *OAuthRefreshTokenClient) Update() *OAuthRefreshTokenUpdate {
+	mutation := newOAuthRefreshTokenMutation(c.config, OpUpdate)
+	return &OAuthRefreshTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OAuthRefreshTokenClient) UpdateOne(_m *OAuthRefreshToken) *OAuthRefreshTokenUpdateOne {
+	mutation := newOAuthRefreshTokenMutation(c.config, OpUpdateOne, withOAuthRefreshToken(_m))
+	return &OAuthRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OAuthRefreshTokenClient) UpdateOneID(id int) *OAuthRefreshTokenUpdateOne {
+	mutation := newOAuthRefreshTokenMutation(c.config, OpUpdateOne, withOAuthRefreshTokenID(id))
+	return &OAuthRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OAuthRefreshToken.
+func (c *OAuthRefreshTokenClient) Delete() *OAuthRefreshTokenDelete {
+	mutation := newOAuthRefreshTokenMutation(c.config, OpDelete)
+	return &OAuthRefreshTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OAuthRefreshTokenClient) DeleteOne(_m *OAuthRefreshToken) *OAuthRefreshTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OAuthRefreshTokenClient) DeleteOneID(id int) *OAuthRefreshTokenDeleteOne {
+	builder := c.Delete().Where(oauthrefreshtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OAuthRefreshTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for OAuthRefreshToken.
+func (c *OAuthRefreshTokenClient) Query() *OAuthRefreshTokenQuery {
+	return &OAuthRefreshTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOAuthRefreshToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OAuthRefreshToken entity by its id.
+func (c *OAuthRefreshTokenClient) Get(ctx context.Context, id int) (*OAuthRefreshToken, error) {
+	return c.Query().Where(oauthrefreshtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OAuthRefreshTokenClient) GetX(ctx context.Context, id int) *OAuthRefreshToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OAuthRefreshTokenClient) Hooks() []Hook {
+	return c.hooks.OAuthRefreshToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *OAuthRefreshTokenClient) Interceptors() []Interceptor {
+	return c.inters.OAuthRefreshToken
+}
+
+func (c *OAuthRefreshTokenClient) mutate(ctx context.Context, m *OAuthRefreshTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OAuthRefreshTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OAuthRefreshTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OAuthRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OAuthRefreshTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OAuthRefreshToken mutation op: %q", m.Op())
+	}
+}
+
+// OIDCLoginClient is a client for the OIDCLogin schema.
+type OIDCLoginClient struct {
+	config
+}
+
+// NewOIDCLoginClient returns a client for the OIDCLogin from the given config.
+func NewOIDCLoginClient(c config) *OIDCLoginClient {
+	return &OIDCLoginClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oidclogin.Hooks(f(g(h())))`.
+func (c *OIDCLoginClient) Use(hooks ...Hook) {
+	c.hooks.OIDCLogin = append(c.hooks.OIDCLogin, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oidclogin.Intercept(f(g(h())))`.
+func (c *OIDCLoginClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OIDCLogin = append(c.inters.OIDCLogin, interceptors...)
+}
+
+// Create returns a builder for creating a OIDCLogin entity.
+func (c *OIDCLoginClient) Create() *OIDCLoginCreate {
+	mutation := newOIDCLoginMutation(c.config, OpCreate)
+	return &OIDCLoginCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OIDCLogin entities.
+func (c *OIDCLoginClient) CreateBulk(builders ...*OIDCLoginCreate) *OIDCLoginCreateBulk {
+	return &OIDCLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OIDCLoginClient) MapCreateBulk(slice any, setFunc func(*OIDCLoginCreate, int)) *OIDCLoginCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OIDCLoginCreateBulk{err: fmt.Errorf("calling to OIDCLoginClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OIDCLoginCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OIDCLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OIDCLogin.
+func (c *OIDCLoginClient) Update() *OIDCLoginUpdate {
+	mutation := newOIDCLoginMutation(c.config, OpUpdate)
+	return &OIDCLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OIDCLoginClient) UpdateOne(_m *OIDCLogin) *OIDCLoginUpdateOne {
+	mutation := newOIDCLoginMutation(c.config, OpUpdateOne, withOIDCLogin(_m))
+	return &OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OIDCLoginClient) UpdateOneID(id int) *OIDCLoginUpdateOne {
+	mutation := newOIDCLoginMutation(c.config, OpUpdateOne, withOIDCLoginID(id))
+	return &OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OIDCLogin.
+func (c *OIDCLoginClient) Delete() *OIDCLoginDelete {
+	mutation := newOIDCLoginMutation(c.config, OpDelete)
+	return &OIDCLoginDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OIDCLoginClient) DeleteOne(_m *OIDCLogin) *OIDCLoginDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OIDCLoginClient) DeleteOneID(id int) *OIDCLoginDeleteOne {
+	builder := c.Delete().Where(oidclogin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OIDCLoginDeleteOne{builder}
+}
+
+// Query returns a query builder for OIDCLogin.
+func (c *OIDCLoginClient) Query() *OIDCLoginQuery {
+	return &OIDCLoginQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOIDCLogin},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OIDCLogin entity by its id.
+func (c *OIDCLoginClient) Get(ctx context.Context, id int) (*OIDCLogin, error) {
+	return c.Query().Where(oidclogin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OIDCLoginClient) GetX(ctx context.Context, id int) *OIDCLogin {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OIDCLoginClient) Hooks() []Hook {
+	return c.hooks.OIDCLogin
+}
+
+// Interceptors returns the client interceptors.
+func (c *OIDCLoginClient) Interceptors() []Interceptor {
+	return c.inters.OIDCLogin
+}
+
+func (c *OIDCLoginClient) mutate(ctx context.Context, m *OIDCLoginMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OIDCLoginCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OIDCLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OIDCLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OIDCLoginDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OIDCLogin mutation op: %q", m.Op())
+	}
+}
+
 // PublishGroupClient is a client for the PublishGroup schema.
 type PublishGroupClient struct {
 	config
@@ -5042,6 +5632,139 @@ func (c *PublishGroupClient) mutate(ctx context.Context, m *PublishGroupMutation
 		return (&PublishGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PublishGroup mutation op: %q", m.Op())
+	}
+}
+
+// RateLimitCounterClient is a client for the RateLimitCounter schema.
+type RateLimitCounterClient struct {
+	config
+}
+
+// NewRateLimitCounterClient returns a client for the RateLimitCounter from the given config.
+func NewRateLimitCounterClient(c config) *RateLimitCounterClient {
+	return &RateLimitCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratelimitcounter.Hooks(f(g(h())))`.
+func (c *RateLimitCounterClient) Use(hooks ...Hook) {
+	c.hooks.RateLimitCounter = append(c.hooks.RateLimitCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratelimitcounter.Intercept(f(g(h())))`.
+func (c *RateLimitCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateLimitCounter = append(c.inters.RateLimitCounter, interceptors...)
+}
+
+// Create returns a builder for creating a RateLimitCounter entity.
+func (c *RateLimitCounterClient) Create() *RateLimitCounterCreate {
+	mutation := newRateLimitCounterMutation(c.config, OpCreate)
+	return &RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateLimitCounter entities.
+func (c *RateLimitCounterClient) CreateBulk(builders ...*RateLimitCounterCreate) *RateLimitCounterCreateBulk {
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateLimitCounterClient) MapCreateBulk(slice any, setFunc func(*RateLimitCounterCreate, int)) *RateLimitCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateLimitCounterCreateBulk{err: fmt.Errorf("calling to RateLimitCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateLimitCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Update() *RateLimitCounterUpdate {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdate)
+	return &RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateLimitCounterClient) UpdateOne(_m *RateLimitCounter) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounter(_m))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateLimitCounterClient) UpdateOneID(id int) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounterID(id))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Delete() *RateLimitCounterDelete {
+	mutation := newRateLimitCounterMutation(c.config, OpDelete)
+	return &RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateLimitCounterClient) DeleteOne(_m *RateLimitCounter) *RateLimitCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateLimitCounterClient) DeleteOneID(id int) *RateLimitCounterDeleteOne {
+	builder := c.Delete().Where(ratelimitcounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateLimitCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Query() *RateLimitCounterQuery {
+	return &RateLimitCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateLimitCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateLimitCounter entity by its id.
+func (c *RateLimitCounterClient) Get(ctx context.Context, id int) (*RateLimitCounter, error) {
+	return c.Query().Where(ratelimitcounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateLimitCounterClient) GetX(ctx context.Context, id int) *RateLimitCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RateLimitCounterClient) Hooks() []Hook {
+	return c.hooks.RateLimitCounter
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateLimitCounterClient) Interceptors() []Interceptor {
+	return c.inters.RateLimitCounter
+}
+
+func (c *RateLimitCounterClient) mutate(ctx context.Context, m *RateLimitCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateLimitCounter mutation op: %q", m.Op())
 	}
 }
 
@@ -6583,6 +7306,139 @@ func (c *TokenClient) mutate(ctx context.Context, m *TokenMutation) (Value, erro
 	}
 }
 
+// UsageDayClient is a client for the UsageDay schema.
+type UsageDayClient struct {
+	config
+}
+
+// NewUsageDayClient returns a client for the UsageDay from the given config.
+func NewUsageDayClient(c config) *UsageDayClient {
+	return &UsageDayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usageday.Hooks(f(g(h())))`.
+func (c *UsageDayClient) Use(hooks ...Hook) {
+	c.hooks.UsageDay = append(c.hooks.UsageDay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usageday.Intercept(f(g(h())))`.
+func (c *UsageDayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageDay = append(c.inters.UsageDay, interceptors...)
+}
+
+// Create returns a builder for creating a UsageDay entity.
+func (c *UsageDayClient) Create() *UsageDayCreate {
+	mutation := newUsageDayMutation(c.config, OpCreate)
+	return &UsageDayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsageDay entities.
+func (c *UsageDayClient) CreateBulk(builders ...*UsageDayCreate) *UsageDayCreateBulk {
+	return &UsageDayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsageDayClient) MapCreateBulk(slice any, setFunc func(*UsageDayCreate, int)) *UsageDayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsageDayCreateBulk{err: fmt.Errorf("calling to UsageDayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsageDayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsageDayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsageDay.
+func (c *UsageDayClient) Update() *UsageDayUpdate {
+	mutation := newUsageDayMutation(c.config, OpUpdate)
+	return &UsageDayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsageDayClient) UpdateOne(_m *UsageDay) *UsageDayUpdateOne {
+	mutation := newUsageDayMutation(c.config, OpUpdateOne, withUsageDay(_m))
+	return &UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsageDayClient) UpdateOneID(id int) *UsageDayUpdateOne {
+	mutation := newUsageDayMutation(c.config, OpUpdateOne, withUsageDayID(id))
+	return &UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsageDay.
+func (c *UsageDayClient) Delete() *UsageDayDelete {
+	mutation := newUsageDayMutation(c.config, OpDelete)
+	return &UsageDayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsageDayClient) DeleteOne(_m *UsageDay) *UsageDayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsageDayClient) DeleteOneID(id int) *UsageDayDeleteOne {
+	builder := c.Delete().Where(usageday.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsageDayDeleteOne{builder}
+}
+
+// Query returns a query builder for UsageDay.
+func (c *UsageDayClient) Query() *UsageDayQuery {
+	return &UsageDayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsageDay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsageDay entity by its id.
+func (c *UsageDayClient) Get(ctx context.Context, id int) (*UsageDay, error) {
+	return c.Query().Where(usageday.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsageDayClient) GetX(ctx context.Context, id int) *UsageDay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsageDayClient) Hooks() []Hook {
+	return c.hooks.UsageDay
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsageDayClient) Interceptors() []Interceptor {
+	return c.inters.UsageDay
+}
+
+func (c *UsageDayClient) mutate(ctx context.Context, m *UsageDayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsageDayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsageDayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsageDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsageDayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsageDay mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -6809,6 +7665,155 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 		return (&UserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown User mutation op: %q", m.Op())
+	}
+}
+
+// UserIdentityClient is a client for the UserIdentity schema.
+type UserIdentityClient struct {
+	config
+}
+
+// NewUserIdentityClient returns a client for the UserIdentity from the given config.
+func NewUserIdentityClient(c config) *UserIdentityClient {
+	return &UserIdentityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `useridentity.Hooks(f(g(h())))`.
+func (c *UserIdentityClient) Use(hooks ...Hook) {
+	c.hooks.UserIdentity = append(c.hooks.UserIdentity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `useridentity.Intercept(f(g(h())))`.
+func (c *UserIdentityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UserIdentity = append(c.inters.UserIdentity, interceptors...)
+}
+
+// Create returns a builder for creating a UserIdentity entity.
+func (c *UserIdentityClient) Create() *UserIdentityCreate {
+	mutation := newUserIdentityMutation(c.config, OpCreate)
+	return &UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UserIdentity entities.
+func (c *UserIdentityClient) CreateBulk(builders ...*UserIdentityCreate) *UserIdentityCreateBulk {
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UserIdentityClient) MapCreateBulk(slice any, setFunc func(*UserIdentityCreate, int)) *UserIdentityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UserIdentityCreateBulk{err: fmt.Errorf("calling to UserIdentityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UserIdentityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UserIdentity.
+func (c *UserIdentityClient) Update() *UserIdentityUpdate {
+	mutation := newUserIdentityMutation(c.config, OpUpdate)
+	return &UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UserIdentityClient) UpdateOne(_m *UserIdentity) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentity(_m))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UserIdentityClient) UpdateOneID(id int) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentityID(id))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UserIdentity.
+func (c *UserIdentityClient) Delete() *UserIdentityDelete {
+	mutation := newUserIdentityMutation(c.config, OpDelete)
+	return &UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UserIdentityClient) DeleteOne(_m *UserIdentity) *UserIdentityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UserIdentityClient) DeleteOneID(id int) *UserIdentityDeleteOne {
+	builder := c.Delete().Where(useridentity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UserIdentityDeleteOne{builder}
+}
+
+// Query returns a query builder for UserIdentity.
+func (c *UserIdentityClient) Query() *UserIdentityQuery {
+	return &UserIdentityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUserIdentity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UserIdentity entity by its id.
+func (c *UserIdentityClient) Get(ctx context.Context, id int) (*UserIdentity, error) {
+	return c.Query().Where(useridentity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UserIdentityClient) GetX(ctx context.Context, id int) *UserIdentity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a UserIdentity.
+func (c *UserIdentityClient) QueryUser(_m *UserIdentity) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(useridentity.Table, useridentity.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, useridentity.UserTable, useridentity.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *UserIdentityClient) Hooks() []Hook {
+	return c.hooks.UserIdentity
+}
+
+// Interceptors returns the client interceptors.
+func (c *UserIdentityClient) Interceptors() []Interceptor {
+	return c.inters.UserIdentity
+}
+
+func (c *UserIdentityClient) mutate(ctx context.Context, m *UserIdentityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UserIdentity mutation op: %q", m.Op())
 	}
 }
 
@@ -7087,9 +8092,10 @@ type (
 		DatasetService, Datasource, Document, DocumentVersion, Export,
 		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
-		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
-		SetVersion, SiteSetting, Source, TileArchive, Token, User, WebhookDelivery,
-		WebhookEndpoint []ent.Hook
+		Notification, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCLogin,
+		PublishGroup, RateLimitCounter, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, TileArchive, Token, UsageDay, User,
+		UserIdentity, WebhookDelivery, WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		AccessRequest, AuditEntry, CatalogItem, CatalogItemAttachment,
@@ -7098,8 +8104,9 @@ type (
 		DatasetService, Datasource, Document, DocumentVersion, Export,
 		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
-		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
-		SetVersion, SiteSetting, Source, TileArchive, Token, User, WebhookDelivery,
-		WebhookEndpoint []ent.Interceptor
+		Notification, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCLogin,
+		PublishGroup, RateLimitCounter, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, TileArchive, Token, UsageDay, User,
+		UserIdentity, WebhookDelivery, WebhookEndpoint []ent.Interceptor
 	}
 )

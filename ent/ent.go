@@ -42,6 +42,9 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oauthclient"
+	"github.com/geopub/geopub/ent/oauthgrant"
+	"github.com/geopub/geopub/ent/oauthrefreshtoken"
 	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/ratelimitcounter"
@@ -150,6 +153,9 @@ func checkColumn(t, c string) error {
 			loginthrottle.Table:           loginthrottle.ValidColumn,
 			metadatadocument.Table:        metadatadocument.ValidColumn,
 			notification.Table:            notification.ValidColumn,
+			oauthclient.Table:             oauthclient.ValidColumn,
+			oauthgrant.Table:              oauthgrant.ValidColumn,
+			oauthrefreshtoken.Table:       oauthrefreshtoken.ValidColumn,
 			oidclogin.Table:               oidclogin.ValidColumn,
 			publishgroup.Table:            publishgroup.ValidColumn,
 			ratelimitcounter.Table:        ratelimitcounter.ValidColumn,

@@ -72,6 +72,12 @@ type Tx struct {
 	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// OAuthClient is the client for interacting with the OAuthClient builders.
+	OAuthClient *OAuthClientClient
+	// OAuthGrant is the client for interacting with the OAuthGrant builders.
+	OAuthGrant *OAuthGrantClient
+	// OAuthRefreshToken is the client for interacting with the OAuthRefreshToken builders.
+	OAuthRefreshToken *OAuthRefreshTokenClient
 	// OIDCLogin is the client for interacting with the OIDCLogin builders.
 	OIDCLogin *OIDCLoginClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
@@ -269,6 +275,9 @@ func (tx *Tx) init() {
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
 	tx.MetadataDocument = NewMetadataDocumentClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
+	tx.OAuthClient = NewOAuthClientClient(tx.config)
+	tx.OAuthGrant = NewOAuthGrantClient(tx.config)
+	tx.OAuthRefreshToken = NewOAuthRefreshTokenClient(tx.config)
 	tx.OIDCLogin = NewOIDCLoginClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)

@@ -37,6 +37,7 @@ import (
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/graph/scalar"
+	"github.com/geopub/geopub/internal/accounts"
 	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
@@ -106,6 +107,16 @@ type ComplexityRoot struct {
 		Status    func(childComplexity int) int
 		UpdatedAt func(childComplexity int) int
 		User      func(childComplexity int) int
+	}
+
+	AccountSession struct {
+		ClientAddr func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		Current    func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		UserAgent  func(childComplexity int) int
 	}
 
 	AuditActor struct {
@@ -358,6 +369,16 @@ type ComplexityRoot struct {
 	DatasourcePage struct {
 		Items    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	DeletedUser struct {
+		CatalogItems func(childComplexity int) int
+		Documents    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Layers       func(childComplexity int) int
+		Receiver     func(childComplexity int) int
+		Sets         func(childComplexity int) int
+		Sources      func(childComplexity int) int
 	}
 
 	Deprecation struct {
@@ -792,6 +813,7 @@ type ComplexityRoot struct {
 		CancelExport                    func(childComplexity int, id int) int
 		CancelPublish                   func(childComplexity int, id int) int
 		CancelScan                      func(childComplexity int, sourceID int, scanID int) int
+		ChangePassword                  func(childComplexity int, currentPassword string, newPassword string) int
 		CreateCatalogItem               func(childComplexity int, input CreateCatalogItemInput) int
 		CreateCatalogItemDraft          func(childComplexity int, itemID string) int
 		CreateCatalogItemFeedback       func(childComplexity int, itemID string, input CreateFeedbackInput) int
@@ -827,11 +849,15 @@ type ComplexityRoot struct {
 		DeleteSetDraft                  func(childComplexity int, setID int, versionID int) int
 		DeleteSource                    func(childComplexity int, id int) int
 		DeleteToken                     func(childComplexity int, id int) int
+		DeleteUser                      func(childComplexity int, id int, receiver *DeleteUserReceiverInput) int
 		DeleteWebhook                   func(childComplexity int, id int) int
 		DeprecateDataset                func(childComplexity int, input DeprecateDatasetInput) int
+		EndOtherSessions                func(childComplexity int) int
+		EndSession                      func(childComplexity int, id int) int
 		FollowDataset                   func(childComplexity int, dataset ChangeDatasetInput, following bool) int
 		GrantDatasetPermission          func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
 		ImportLayerVersion              func(childComplexity int, layerID int, versionID int) int
+		LockUser                        func(childComplexity int, id int) int
 		Login                           func(childComplexity int, email string, password string) int
 		Logout                          func(childComplexity int) int
 		MarkNotificationsRead           func(childComplexity int, upTo int) int
@@ -867,6 +893,7 @@ type ComplexityRoot struct {
 		StarSet                         func(childComplexity int, id int, starred bool) int
 		StartScan                       func(childComplexity int, sourceID int) int
 		UndeprecateDataset              func(childComplexity int, dataset ChangeDatasetInput) int
+		UnlockUser                      func(childComplexity int, id int) int
 		UpdateCatalogItemVersion        func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
 		UpdateDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
 		UpdateDocumentVersion           func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
@@ -1005,6 +1032,7 @@ type ComplexityRoot struct {
 		Licenses                  func(childComplexity int) int
 		Me                        func(childComplexity int) int
 		MyAccessRequest           func(childComplexity int, groupID int) int
+		MySessions                func(childComplexity int) int
 		Notifications             func(childComplexity int, after *int, first *int) int
 		OauthClient               func(childComplexity int, id int) int
 		OauthClients              func(childComplexity int) int
@@ -1601,6 +1629,12 @@ type MetadataDocumentResolver interface {
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
 	Logout(ctx context.Context) (bool, error)
+	LockUser(ctx context.Context, id int) (*ent.User, error)
+	UnlockUser(ctx context.Context, id int) (*ent.User, error)
+	DeleteUser(ctx context.Context, id int, receiver *DeleteUserReceiverInput) (*DeletedUser, error)
+	ChangePassword(ctx context.Context, currentPassword string, newPassword string) (int, error)
+	EndSession(ctx context.Context, id int) (bool, error)
+	EndOtherSessions(ctx context.Context) (int, error)
 	ApproveCatalogItemAccessRequest(ctx context.Context, itemID string, requestID int, permission *datasetpermission.Permission) (*ent.DatasetPermission, error)
 	DeclineCatalogItemAccessRequest(ctx context.Context, itemID string, requestID int) (bool, error)
 	CreateCatalogItemFeedback(ctx context.Context, itemID string, input CreateFeedbackInput) (*ent.Feedback, error)
@@ -1706,6 +1740,7 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	MySessions(ctx context.Context) ([]*accounts.Session, error)
 	AuditEntries(ctx context.Context, filter *AuditEntryFilter, first *int, after *string) (*AuditEntryConnection, error)
 	CatalogItemAccessRequests(ctx context.Context, itemID string) ([]*ent.DatasetAccessRequest, error)
 	CatalogItemAccessRequest(ctx context.Context, itemID string, requestID int) (*ent.DatasetAccessRequest, error)
@@ -1904,6 +1939,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessRequest.User(childComplexity), true
+
+	case "AccountSession.clientAddr":
+		if e.ComplexityRoot.AccountSession.ClientAddr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.ClientAddr(childComplexity), true
+	case "AccountSession.createdAt":
+		if e.ComplexityRoot.AccountSession.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.CreatedAt(childComplexity), true
+	case "AccountSession.current":
+		if e.ComplexityRoot.AccountSession.Current == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.Current(childComplexity), true
+	case "AccountSession.expiresAt":
+		if e.ComplexityRoot.AccountSession.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.ExpiresAt(childComplexity), true
+	case "AccountSession.id":
+		if e.ComplexityRoot.AccountSession.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.ID(childComplexity), true
+	case "AccountSession.lastSeenAt":
+		if e.ComplexityRoot.AccountSession.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.LastSeenAt(childComplexity), true
+	case "AccountSession.userAgent":
+		if e.ComplexityRoot.AccountSession.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountSession.UserAgent(childComplexity), true
 
 	case "AuditActor.kind":
 		if e.ComplexityRoot.AuditActor.Kind == nil {
@@ -2938,6 +3016,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DatasourcePage.PageInfo(childComplexity), true
+
+	case "DeletedUser.catalogItems":
+		if e.ComplexityRoot.DeletedUser.CatalogItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.CatalogItems(childComplexity), true
+	case "DeletedUser.documents":
+		if e.ComplexityRoot.DeletedUser.Documents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.Documents(childComplexity), true
+	case "DeletedUser.id":
+		if e.ComplexityRoot.DeletedUser.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.ID(childComplexity), true
+	case "DeletedUser.layers":
+		if e.ComplexityRoot.DeletedUser.Layers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.Layers(childComplexity), true
+	case "DeletedUser.receiver":
+		if e.ComplexityRoot.DeletedUser.Receiver == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.Receiver(childComplexity), true
+	case "DeletedUser.sets":
+		if e.ComplexityRoot.DeletedUser.Sets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.Sets(childComplexity), true
+	case "DeletedUser.sources":
+		if e.ComplexityRoot.DeletedUser.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedUser.Sources(childComplexity), true
 
 	case "Deprecation.at":
 		if e.ComplexityRoot.Deprecation.At == nil {
@@ -4854,6 +4975,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelScan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Mutation.changePassword":
+		if e.ComplexityRoot.Mutation.ChangePassword == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changePassword_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangePassword(childComplexity, args["currentPassword"].(string), args["newPassword"].(string)), true
 	case "Mutation.createCatalogItem":
 		if e.ComplexityRoot.Mutation.CreateCatalogItem == nil {
 			break
@@ -5239,6 +5371,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteToken(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteUser":
+		if e.ComplexityRoot.Mutation.DeleteUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteUser(childComplexity, args["id"].(int), args["receiver"].(*DeleteUserReceiverInput)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -5261,6 +5404,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeprecateDataset(childComplexity, args["input"].(DeprecateDatasetInput)), true
+	case "Mutation.endOtherSessions":
+		if e.ComplexityRoot.Mutation.EndOtherSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.EndOtherSessions(childComplexity), true
+	case "Mutation.endSession":
+		if e.ComplexityRoot.Mutation.EndSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndSession(childComplexity, args["id"].(int)), true
 	case "Mutation.followDataset":
 		if e.ComplexityRoot.Mutation.FollowDataset == nil {
 			break
@@ -5294,6 +5454,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
+	case "Mutation.lockUser":
+		if e.ComplexityRoot.Mutation.LockUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_lockUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LockUser(childComplexity, args["id"].(int)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -5674,6 +5845,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UndeprecateDataset(childComplexity, args["dataset"].(ChangeDatasetInput)), true
+	case "Mutation.unlockUser":
+		if e.ComplexityRoot.Mutation.UnlockUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlockUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnlockUser(childComplexity, args["id"].(int)), true
 	case "Mutation.updateCatalogItemVersion":
 		if e.ComplexityRoot.Mutation.UpdateCatalogItemVersion == nil {
 			break
@@ -6623,6 +6805,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyAccessRequest(childComplexity, args["groupID"].(int)), true
+	case "Query.mySessions":
+		if e.ComplexityRoot.Query.MySessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MySessions(childComplexity), true
 	case "Query.notifications":
 		if e.ComplexityRoot.Query.Notifications == nil {
 			break
@@ -8701,6 +8889,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDatasetGrantInput,
 		ec.unmarshalInputDatasourceOrder,
 		ec.unmarshalInputDatasourceWhereInput,
+		ec.unmarshalInputDeleteUserReceiverInput,
 		ec.unmarshalInputDeprecateDatasetInput,
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
@@ -8841,6 +9030,60 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/accounts.graphql", Input: `"One of the caller's live cookie sessions."
+type AccountSession @goModel(model: "github.com/geopub/geopub/internal/accounts.Session") {
+  id: ID!
+  createdAt: Time!
+  expiresAt: Time!
+  "When a request last used it, to the minute."
+  lastSeenAt: Time
+  "The client address it was started from."
+  clientAddr: String!
+  "The User-Agent it was started with."
+  userAgent: String!
+  "True for the session making this request."
+  current: Boolean!
+}
+
+"Who takes a deleted user's datasets and sources: give one of user or group."
+input DeleteUserReceiverInput {
+  user: ID
+  group: ID
+}
+
+"What deleting a user did."
+type DeletedUser {
+  id: ID!
+  "The receiver as user.{id} or group.{id}, or null when none was needed."
+  receiver: String
+  "How many layers and tables moved to the receiver."
+  layers: Int!
+  sets: Int!
+  documents: Int!
+  catalogItems: Int!
+  sources: Int!
+}
+
+extend type Query {
+  "The caller's live sessions, newest first."
+  mySessions: [AccountSession!]!
+}
+
+extend type Mutation {
+  "Locks a user (site administrators): every door refuses their tokens and sessions until unlocked."
+  lockUser(id: ID!): User!
+  "Unlocks a user (site administrators)."
+  unlockUser(id: ID!): User!
+  "Deletes a user (site administrators), handing their datasets and sources to the receiver, which is required when they own any."
+  deleteUser(id: ID!, receiver: DeleteUserReceiverInput): DeletedUser!
+  "Changes the caller's password after checking the current one; ends their other sessions. Returns how many ended."
+  changePassword(currentPassword: String!, newPassword: String!): Int!
+  "Ends one of the caller's sessions."
+  endSession(id: ID!): Boolean!
+  "Ends every session of the caller but the current one. Returns how many ended."
+  endOtherSessions: Int!
+}
+`, BuiltIn: false},
 	{Name: "../schema/audit.graphql", Input: `# The audit log (internal/audit): who changed what, when and from where.
 # Read-only: no mutation changes or deletes an entry. Site admins read every
 # entry, group admins the entries concerning their groups, anyone else none.
@@ -15031,6 +15274,26 @@ func (ec *executionContext) childFields_AccessRequest(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type AccessRequest", field.Name)
 }
 
+func (ec *executionContext) childFields_AccountSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AccountSession_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AccountSession_createdAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_AccountSession_expiresAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_AccountSession_lastSeenAt(ctx, field)
+	case "clientAddr":
+		return ec.fieldContext_AccountSession_clientAddr(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_AccountSession_userAgent(ctx, field)
+	case "current":
+		return ec.fieldContext_AccountSession_current(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountSession", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -15533,6 +15796,26 @@ func (ec *executionContext) childFields_DatasourcePage(ctx context.Context, fiel
 		return ec.fieldContext_DatasourcePage_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DatasourcePage", field.Name)
+}
+
+func (ec *executionContext) childFields_DeletedUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DeletedUser_id(ctx, field)
+	case "receiver":
+		return ec.fieldContext_DeletedUser_receiver(ctx, field)
+	case "layers":
+		return ec.fieldContext_DeletedUser_layers(ctx, field)
+	case "sets":
+		return ec.fieldContext_DeletedUser_sets(ctx, field)
+	case "documents":
+		return ec.fieldContext_DeletedUser_documents(ctx, field)
+	case "catalogItems":
+		return ec.fieldContext_DeletedUser_catalogItems(ctx, field)
+	case "sources":
+		return ec.fieldContext_DeletedUser_sources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletedUser", field.Name)
 }
 
 func (ec *executionContext) childFields_Deprecation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17725,6 +18008,28 @@ func (ec *executionContext) field_Mutation_cancelScan_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_changePassword_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "currentPassword",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["currentPassword"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "newPassword",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["newPassword"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCatalogItemDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18287,6 +18592,28 @@ func (ec *executionContext) field_Mutation_deleteToken_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "receiver",
+		func(ctx context.Context, v any) (*DeleteUserReceiverInput, error) {
+			return ec.unmarshalODeleteUserReceiverInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeleteUserReceiverInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["receiver"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18312,6 +18639,20 @@ func (ec *executionContext) field_Mutation_deprecateDataset_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18386,6 +18727,20 @@ func (ec *executionContext) field_Mutation_importLayerVersion_args(ctx context.C
 		return nil, err
 	}
 	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_lockUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -19118,6 +19473,20 @@ func (ec *executionContext) field_Mutation_undeprecateDataset_args(ctx context.C
 		return nil, err
 	}
 	args["dataset"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unlockUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -21642,6 +22011,167 @@ func (ec *executionContext) _AccessRequest_closedAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_AccessRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_id(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_createdAt(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_clientAddr(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_clientAddr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientAddr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_clientAddr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_userAgent(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AccountSession_current(ctx context.Context, field graphql.CollectedField, obj *accounts.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountSession_current(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Current, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountSession_current(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountSession", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _AuditActor_kind(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
@@ -25824,6 +26354,167 @@ func (ec *executionContext) fieldContext_DatasourcePage_pageInfo(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DeletedUser_id(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_receiver(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_receiver(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Receiver, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_receiver(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_layers(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_layers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_layers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_sets(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_sets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_sets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_documents(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_documents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Documents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_documents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_catalogItems(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_catalogItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CatalogItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_catalogItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedUser_sources(ctx context.Context, field graphql.CollectedField, obj *DeletedUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedUser_sources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedUser_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedUser", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Deprecation_at(ctx context.Context, field graphql.CollectedField, obj *deprecation.Notice) (ret graphql.Marshaler) {
@@ -33325,6 +34016,249 @@ func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_lockUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_lockUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().LockUser(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_lockUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_lockUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unlockUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unlockUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnlockUser(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unlockUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unlockUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteUser(ctx, fc.Args["id"].(int), fc.Args["receiver"].(*DeleteUserReceiverInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DeletedUser) graphql.Marshaler {
+			return ec.marshalNDeletedUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeletedUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletedUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changePassword(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changePassword(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangePassword(ctx, fc.Args["currentPassword"].(string), fc.Args["newPassword"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changePassword(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changePassword_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndSession(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endOtherSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endOtherSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().EndOtherSessions(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endOtherSessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_approveCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38896,6 +39830,38 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_mySessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mySessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MySessions(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*accounts.Session) graphql.Marshaler {
+			return ec.marshalNAccountSession2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋaccountsᚐSessionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mySessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountSession(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -52503,6 +53469,43 @@ func (ec *executionContext) unmarshalInputDatasourceWhereInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeleteUserReceiverInput(ctx context.Context, obj any) (DeleteUserReceiverInput, error) {
+	var it DeleteUserReceiverInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"user", "group"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeprecateDatasetInput(ctx context.Context, obj any) (DeprecateDatasetInput, error) {
 	var it DeprecateDatasetInput
 	if obj == nil {
@@ -65025,6 +66028,74 @@ func (ec *executionContext) _AccessRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var accountSessionImplementors = []string{"AccountSession"}
+
+func (ec *executionContext) _AccountSession(ctx context.Context, sel ast.SelectionSet, obj *accounts.Session) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountSession")
+		case "id":
+			out.Values[i] = ec._AccountSession_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._AccountSession_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._AccountSession_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._AccountSession_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientAddr":
+			out.Values[i] = ec._AccountSession_clientAddr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userAgent":
+			out.Values[i] = ec._AccountSession_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "current":
+			out.Values[i] = ec._AccountSession_current(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var auditActorImplementors = []string{"AuditActor"}
 
 func (ec *executionContext) _AuditActor(ctx context.Context, sel ast.SelectionSet, obj *audit.Actor) graphql.Marshaler {
@@ -67740,6 +68811,74 @@ func (ec *executionContext) _DatasourcePage(ctx context.Context, sel ast.Selecti
 			}
 		case "pageInfo":
 			out.Values[i] = ec._DatasourcePage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deletedUserImplementors = []string{"DeletedUser"}
+
+func (ec *executionContext) _DeletedUser(ctx context.Context, sel ast.SelectionSet, obj *DeletedUser) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletedUserImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletedUser")
+		case "id":
+			out.Values[i] = ec._DeletedUser_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "receiver":
+			out.Values[i] = ec._DeletedUser_receiver(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "layers":
+			out.Values[i] = ec._DeletedUser_layers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sets":
+			out.Values[i] = ec._DeletedUser_sets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documents":
+			out.Values[i] = ec._DeletedUser_documents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "catalogItems":
+			out.Values[i] = ec._DeletedUser_catalogItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sources":
+			out.Values[i] = ec._DeletedUser_sources(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -72398,6 +73537,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "lockUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_lockUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unlockUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unlockUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changePassword":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changePassword(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endOtherSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endOtherSessions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "approveCatalogItemAccessRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_approveCatalogItemAccessRequest(ctx, field)
@@ -73690,6 +74871,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "mySessions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_mySessions(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -80231,6 +81434,32 @@ func (ec *executionContext) marshalNAccessRequestStatus2githubᚗcomᚋgeopubᚋ
 	return v
 }
 
+func (ec *executionContext) marshalNAccountSession2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋaccountsᚐSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*accounts.Session) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountSession2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋaccountsᚐSession(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountSession2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋaccountsᚐSession(ctx context.Context, sel ast.SelectionSet, v *accounts.Session) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AccountSession(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditActor2githubᚗcomᚋgeopubᚋgeopubᚋinternalᚋauditᚐActor(ctx context.Context, sel ast.SelectionSet, v audit.Actor) graphql.Marshaler {
 	return ec._AuditActor(ctx, sel, &v)
 }
@@ -80927,6 +82156,16 @@ func (ec *executionContext) marshalNDatasourcePage2ᚖgithubᚗcomᚋgeopubᚋge
 func (ec *executionContext) unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeletedUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeletedUser(ctx context.Context, sel ast.SelectionSet, v *DeletedUser) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeletedUser(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeprecateDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeprecateDatasetInput(ctx context.Context, v any) (DeprecateDatasetInput, error) {
@@ -83598,6 +84837,14 @@ func (ec *executionContext) unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeo
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalODeleteUserReceiverInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeleteUserReceiverInput(ctx context.Context, v any) (*DeleteUserReceiverInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDeleteUserReceiverInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -853,6 +853,79 @@ var (
 			},
 		},
 	}
+	// OauthClientsColumns holds the columns for the "oauth_clients" table.
+	OauthClientsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "client_id", Type: field.TypeString, Unique: true},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "confidential", Type: field.TypeBool, Default: false},
+		{Name: "secret_hash", Type: field.TypeString, Default: ""},
+		{Name: "redirect_uris", Type: field.TypeJSON},
+		{Name: "scope", Type: field.TypeString, Default: ""},
+		{Name: "created_by", Type: field.TypeInt, Nullable: true},
+	}
+	// OauthClientsTable holds the schema information for the "oauth_clients" table.
+	OauthClientsTable = &schema.Table{
+		Name:       "oauth_clients",
+		Columns:    OauthClientsColumns,
+		PrimaryKey: []*schema.Column{OauthClientsColumns[0]},
+	}
+	// OauthGrantsColumns holds the columns for the "oauth_grants" table.
+	OauthGrantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "client_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "scope", Type: field.TypeString},
+		{Name: "code_hash", Type: field.TypeString, Unique: true},
+		{Name: "code_challenge", Type: field.TypeString, Default: ""},
+		{Name: "redirect_uri", Type: field.TypeString, Default: ""},
+		{Name: "code_expires_at", Type: field.TypeTime},
+		{Name: "code_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// OauthGrantsTable holds the schema information for the "oauth_grants" table.
+	OauthGrantsTable = &schema.Table{
+		Name:       "oauth_grants",
+		Columns:    OauthGrantsColumns,
+		PrimaryKey: []*schema.Column{OauthGrantsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oauthgrant_client_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthGrantsColumns[1]},
+			},
+			{
+				Name:    "oauthgrant_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthGrantsColumns[2]},
+			},
+		},
+	}
+	// OauthRefreshTokensColumns holds the columns for the "oauth_refresh_tokens" table.
+	OauthRefreshTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "grant_id", Type: field.TypeInt},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "rotated_at", Type: field.TypeTime, Nullable: true},
+	}
+	// OauthRefreshTokensTable holds the schema information for the "oauth_refresh_tokens" table.
+	OauthRefreshTokensTable = &schema.Table{
+		Name:       "oauth_refresh_tokens",
+		Columns:    OauthRefreshTokensColumns,
+		PrimaryKey: []*schema.Column{OauthRefreshTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oauthrefreshtoken_grant_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthRefreshTokensColumns[1]},
+			},
+		},
+	}
 	// OidcLoginsColumns holds the columns for the "oidc_logins" table.
 	OidcLoginsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1237,6 +1310,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "oauth_grant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt},
 	}
 	// TokensTable holds the schema information for the "tokens" table.
@@ -1247,9 +1321,16 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "tokens_users_tokens",
-				Columns:    []*schema.Column{TokensColumns[9]},
+				Columns:    []*schema.Column{TokensColumns[10]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "token_oauth_grant_id",
+				Unique:  false,
+				Columns: []*schema.Column{TokensColumns[9]},
 			},
 		},
 	}
@@ -1445,6 +1526,9 @@ var (
 		LoginThrottlesTable,
 		MetadataDocumentsTable,
 		NotificationsTable,
+		OauthClientsTable,
+		OauthGrantsTable,
+		OauthRefreshTokensTable,
 		OidcLoginsTable,
 		PublishGroupsTable,
 		RateLimitCountersTable,

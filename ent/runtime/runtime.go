@@ -34,7 +34,12 @@ import (
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oauthclient"
+	"github.com/geopub/geopub/ent/oauthgrant"
+	"github.com/geopub/geopub/ent/oauthrefreshtoken"
+	"github.com/geopub/geopub/ent/oidclogin"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/ratelimitcounter"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
 	"github.com/geopub/geopub/ent/servicepermission"
@@ -46,7 +51,9 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/tilearchive"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/usageday"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/ent/webhookendpoint"
 )
@@ -1110,6 +1117,147 @@ func init() {
 	notificationDescCreatedAt := notificationFields[3].Descriptor()
 	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
 	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	oauthclientMixin := schema.OAuthClient{}.Mixin()
+	oauthclientMixinFields0 := oauthclientMixin[0].Fields()
+	_ = oauthclientMixinFields0
+	oauthclientFields := schema.OAuthClient{}.Fields()
+	_ = oauthclientFields
+	// oauthclientDescCreatedAt is the schema descriptor for created_at field.
+	oauthclientDescCreatedAt := oauthclientMixinFields0[0].Descriptor()
+	// oauthclient.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthclient.DefaultCreatedAt = oauthclientDescCreatedAt.Default.(func() time.Time)
+	// oauthclientDescUpdatedAt is the schema descriptor for updated_at field.
+	oauthclientDescUpdatedAt := oauthclientMixinFields0[1].Descriptor()
+	// oauthclient.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	oauthclient.DefaultUpdatedAt = oauthclientDescUpdatedAt.Default.(func() time.Time)
+	// oauthclient.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	oauthclient.UpdateDefaultUpdatedAt = oauthclientDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// oauthclientDescClientID is the schema descriptor for client_id field.
+	oauthclientDescClientID := oauthclientFields[0].Descriptor()
+	// oauthclient.ClientIDValidator is a validator for the "client_id" field. It is called by the builders before save.
+	oauthclient.ClientIDValidator = oauthclientDescClientID.Validators[0].(func(string) error)
+	// oauthclientDescName is the schema descriptor for name field.
+	oauthclientDescName := oauthclientFields[1].Descriptor()
+	// oauthclient.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	oauthclient.NameValidator = func() func(string) error {
+		validators := oauthclientDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oauthclientDescConfidential is the schema descriptor for confidential field.
+	oauthclientDescConfidential := oauthclientFields[2].Descriptor()
+	// oauthclient.DefaultConfidential holds the default value on creation for the confidential field.
+	oauthclient.DefaultConfidential = oauthclientDescConfidential.Default.(bool)
+	// oauthclientDescSecretHash is the schema descriptor for secret_hash field.
+	oauthclientDescSecretHash := oauthclientFields[3].Descriptor()
+	// oauthclient.DefaultSecretHash holds the default value on creation for the secret_hash field.
+	oauthclient.DefaultSecretHash = oauthclientDescSecretHash.Default.(string)
+	// oauthclientDescScope is the schema descriptor for scope field.
+	oauthclientDescScope := oauthclientFields[5].Descriptor()
+	// oauthclient.DefaultScope holds the default value on creation for the scope field.
+	oauthclient.DefaultScope = oauthclientDescScope.Default.(string)
+	oauthgrantFields := schema.OAuthGrant{}.Fields()
+	_ = oauthgrantFields
+	// oauthgrantDescCodeHash is the schema descriptor for code_hash field.
+	oauthgrantDescCodeHash := oauthgrantFields[3].Descriptor()
+	// oauthgrant.CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
+	oauthgrant.CodeHashValidator = oauthgrantDescCodeHash.Validators[0].(func(string) error)
+	// oauthgrantDescCodeChallenge is the schema descriptor for code_challenge field.
+	oauthgrantDescCodeChallenge := oauthgrantFields[4].Descriptor()
+	// oauthgrant.DefaultCodeChallenge holds the default value on creation for the code_challenge field.
+	oauthgrant.DefaultCodeChallenge = oauthgrantDescCodeChallenge.Default.(string)
+	// oauthgrantDescRedirectURI is the schema descriptor for redirect_uri field.
+	oauthgrantDescRedirectURI := oauthgrantFields[5].Descriptor()
+	// oauthgrant.DefaultRedirectURI holds the default value on creation for the redirect_uri field.
+	oauthgrant.DefaultRedirectURI = oauthgrantDescRedirectURI.Default.(string)
+	// oauthgrantDescCreatedAt is the schema descriptor for created_at field.
+	oauthgrantDescCreatedAt := oauthgrantFields[9].Descriptor()
+	// oauthgrant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthgrant.DefaultCreatedAt = oauthgrantDescCreatedAt.Default.(func() time.Time)
+	oauthrefreshtokenFields := schema.OAuthRefreshToken{}.Fields()
+	_ = oauthrefreshtokenFields
+	// oauthrefreshtokenDescTokenHash is the schema descriptor for token_hash field.
+	oauthrefreshtokenDescTokenHash := oauthrefreshtokenFields[1].Descriptor()
+	// oauthrefreshtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	oauthrefreshtoken.TokenHashValidator = oauthrefreshtokenDescTokenHash.Validators[0].(func(string) error)
+	// oauthrefreshtokenDescCreatedAt is the schema descriptor for created_at field.
+	oauthrefreshtokenDescCreatedAt := oauthrefreshtokenFields[2].Descriptor()
+	// oauthrefreshtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthrefreshtoken.DefaultCreatedAt = oauthrefreshtokenDescCreatedAt.Default.(func() time.Time)
+	oidcloginFields := schema.OIDCLogin{}.Fields()
+	_ = oidcloginFields
+	// oidcloginDescStateHash is the schema descriptor for state_hash field.
+	oidcloginDescStateHash := oidcloginFields[0].Descriptor()
+	// oidclogin.StateHashValidator is a validator for the "state_hash" field. It is called by the builders before save.
+	oidclogin.StateHashValidator = oidcloginDescStateHash.Validators[0].(func(string) error)
+	// oidcloginDescBindingHash is the schema descriptor for binding_hash field.
+	oidcloginDescBindingHash := oidcloginFields[1].Descriptor()
+	// oidclogin.BindingHashValidator is a validator for the "binding_hash" field. It is called by the builders before save.
+	oidclogin.BindingHashValidator = oidcloginDescBindingHash.Validators[0].(func(string) error)
+	// oidcloginDescProvider is the schema descriptor for provider field.
+	oidcloginDescProvider := oidcloginFields[2].Descriptor()
+	// oidclogin.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	oidclogin.ProviderValidator = func() func(string) error {
+		validators := oidcloginDescProvider.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(provider string) error {
+			for _, fn := range fns {
+				if err := fn(provider); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcloginDescNonce is the schema descriptor for nonce field.
+	oidcloginDescNonce := oidcloginFields[3].Descriptor()
+	// oidclogin.NonceValidator is a validator for the "nonce" field. It is called by the builders before save.
+	oidclogin.NonceValidator = oidcloginDescNonce.Validators[0].(func(string) error)
+	// oidcloginDescCodeVerifier is the schema descriptor for code_verifier field.
+	oidcloginDescCodeVerifier := oidcloginFields[4].Descriptor()
+	// oidclogin.CodeVerifierValidator is a validator for the "code_verifier" field. It is called by the builders before save.
+	oidclogin.CodeVerifierValidator = oidcloginDescCodeVerifier.Validators[0].(func(string) error)
+	// oidcloginDescRedirectURI is the schema descriptor for redirect_uri field.
+	oidcloginDescRedirectURI := oidcloginFields[5].Descriptor()
+	// oidclogin.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
+	oidclogin.RedirectURIValidator = func() func(string) error {
+		validators := oidcloginDescRedirectURI.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(redirect_uri string) error {
+			for _, fn := range fns {
+				if err := fn(redirect_uri); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcloginDescNext is the schema descriptor for next field.
+	oidcloginDescNext := oidcloginFields[6].Descriptor()
+	// oidclogin.DefaultNext holds the default value on creation for the next field.
+	oidclogin.DefaultNext = oidcloginDescNext.Default.(string)
+	// oidclogin.NextValidator is a validator for the "next" field. It is called by the builders before save.
+	oidclogin.NextValidator = oidcloginDescNext.Validators[0].(func(string) error)
+	// oidcloginDescCreatedAt is the schema descriptor for created_at field.
+	oidcloginDescCreatedAt := oidcloginFields[7].Descriptor()
+	// oidclogin.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oidclogin.DefaultCreatedAt = oidcloginDescCreatedAt.Default.(func() time.Time)
 	publishgroupFields := schema.PublishGroup{}.Fields()
 	_ = publishgroupFields
 	// publishgroupDescReference is the schema descriptor for reference field.
@@ -1124,6 +1272,16 @@ func init() {
 	publishgroupDescCreatedAt := publishgroupFields[10].Descriptor()
 	// publishgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
 	publishgroup.DefaultCreatedAt = publishgroupDescCreatedAt.Default.(func() time.Time)
+	ratelimitcounterFields := schema.RateLimitCounter{}.Fields()
+	_ = ratelimitcounterFields
+	// ratelimitcounterDescBucket is the schema descriptor for bucket field.
+	ratelimitcounterDescBucket := ratelimitcounterFields[0].Descriptor()
+	// ratelimitcounter.BucketValidator is a validator for the "bucket" field. It is called by the builders before save.
+	ratelimitcounter.BucketValidator = ratelimitcounterDescBucket.Validators[0].(func(string) error)
+	// ratelimitcounterDescHits is the schema descriptor for hits field.
+	ratelimitcounterDescHits := ratelimitcounterFields[3].Descriptor()
+	// ratelimitcounter.DefaultHits holds the default value on creation for the hits field.
+	ratelimitcounter.DefaultHits = ratelimitcounterDescHits.Default.(int64)
 	scanFields := schema.Scan{}.Fields()
 	_ = scanFields
 	// scanDescProgress is the schema descriptor for progress field.
@@ -1191,6 +1349,18 @@ func init() {
 	sessionDescCreatedAt := sessionFields[3].Descriptor()
 	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
 	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescClientAddr is the schema descriptor for client_addr field.
+	sessionDescClientAddr := sessionFields[6].Descriptor()
+	// session.DefaultClientAddr holds the default value on creation for the client_addr field.
+	session.DefaultClientAddr = sessionDescClientAddr.Default.(string)
+	// session.ClientAddrValidator is a validator for the "client_addr" field. It is called by the builders before save.
+	session.ClientAddrValidator = sessionDescClientAddr.Validators[0].(func(string) error)
+	// sessionDescUserAgent is the schema descriptor for user_agent field.
+	sessionDescUserAgent := sessionFields[7].Descriptor()
+	// session.DefaultUserAgent holds the default value on creation for the user_agent field.
+	session.DefaultUserAgent = sessionDescUserAgent.Default.(string)
+	// session.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	session.UserAgentValidator = sessionDescUserAgent.Validators[0].(func(string) error)
 	setMixin := schema.Set{}.Mixin()
 	setMixinFields0 := setMixin[0].Fields()
 	_ = setMixinFields0
@@ -1477,6 +1647,44 @@ func init() {
 	tokenDescCreatedAt := tokenFields[6].Descriptor()
 	// token.DefaultCreatedAt holds the default value on creation for the created_at field.
 	token.DefaultCreatedAt = tokenDescCreatedAt.Default.(func() time.Time)
+	usagedayFields := schema.UsageDay{}.Fields()
+	_ = usagedayFields
+	// usagedayDescDay is the schema descriptor for day field.
+	usagedayDescDay := usagedayFields[0].Descriptor()
+	// usageday.DayValidator is a validator for the "day" field. It is called by the builders before save.
+	usageday.DayValidator = usagedayDescDay.Validators[0].(func(string) error)
+	// usagedayDescService is the schema descriptor for service field.
+	usagedayDescService := usagedayFields[3].Descriptor()
+	// usageday.ServiceValidator is a validator for the "service" field. It is called by the builders before save.
+	usageday.ServiceValidator = usagedayDescService.Validators[0].(func(string) error)
+	// usagedayDescTokenID is the schema descriptor for token_id field.
+	usagedayDescTokenID := usagedayFields[4].Descriptor()
+	// usageday.DefaultTokenID holds the default value on creation for the token_id field.
+	usageday.DefaultTokenID = usagedayDescTokenID.Default.(int)
+	// usagedayDescRequests is the schema descriptor for requests field.
+	usagedayDescRequests := usagedayFields[5].Descriptor()
+	// usageday.DefaultRequests holds the default value on creation for the requests field.
+	usageday.DefaultRequests = usagedayDescRequests.Default.(int64)
+	// usagedayDescBytes is the schema descriptor for bytes field.
+	usagedayDescBytes := usagedayFields[6].Descriptor()
+	// usageday.DefaultBytes holds the default value on creation for the bytes field.
+	usageday.DefaultBytes = usagedayDescBytes.Default.(int64)
+	// usagedayDescFeatures is the schema descriptor for features field.
+	usagedayDescFeatures := usagedayFields[7].Descriptor()
+	// usageday.DefaultFeatures holds the default value on creation for the features field.
+	usageday.DefaultFeatures = usagedayDescFeatures.Default.(int64)
+	// usagedayDescTiles is the schema descriptor for tiles field.
+	usagedayDescTiles := usagedayFields[8].Descriptor()
+	// usageday.DefaultTiles holds the default value on creation for the tiles field.
+	usageday.DefaultTiles = usagedayDescTiles.Default.(int64)
+	// usagedayDescExports is the schema descriptor for exports field.
+	usagedayDescExports := usagedayFields[9].Descriptor()
+	// usageday.DefaultExports holds the default value on creation for the exports field.
+	usageday.DefaultExports = usagedayDescExports.Default.(int64)
+	// usagedayDescDownloads is the schema descriptor for downloads field.
+	usagedayDescDownloads := usagedayFields[10].Descriptor()
+	// usageday.DefaultDownloads holds the default value on creation for the downloads field.
+	usageday.DefaultDownloads = usagedayDescDownloads.Default.(int64)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0
@@ -1552,6 +1760,58 @@ func init() {
 	userDescEmailVerified := userFields[10].Descriptor()
 	// user.DefaultEmailVerified holds the default value on creation for the email_verified field.
 	user.DefaultEmailVerified = userDescEmailVerified.Default.(bool)
+	useridentityFields := schema.UserIdentity{}.Fields()
+	_ = useridentityFields
+	// useridentityDescProvider is the schema descriptor for provider field.
+	useridentityDescProvider := useridentityFields[1].Descriptor()
+	// useridentity.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	useridentity.ProviderValidator = func() func(string) error {
+		validators := useridentityDescProvider.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(provider string) error {
+			for _, fn := range fns {
+				if err := fn(provider); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// useridentityDescSubject is the schema descriptor for subject field.
+	useridentityDescSubject := useridentityFields[2].Descriptor()
+	// useridentity.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	useridentity.SubjectValidator = func() func(string) error {
+		validators := useridentityDescSubject.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(subject string) error {
+			for _, fn := range fns {
+				if err := fn(subject); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// useridentityDescEmail is the schema descriptor for email field.
+	useridentityDescEmail := useridentityFields[3].Descriptor()
+	// useridentity.DefaultEmail holds the default value on creation for the email field.
+	useridentity.DefaultEmail = useridentityDescEmail.Default.(string)
+	// useridentity.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	useridentity.EmailValidator = useridentityDescEmail.Validators[0].(func(string) error)
+	// useridentityDescCreatedAt is the schema descriptor for created_at field.
+	useridentityDescCreatedAt := useridentityFields[5].Descriptor()
+	// useridentity.DefaultCreatedAt holds the default value on creation for the created_at field.
+	useridentity.DefaultCreatedAt = useridentityDescCreatedAt.Default.(func() time.Time)
+	// useridentityDescLastSignInAt is the schema descriptor for last_sign_in_at field.
+	useridentityDescLastSignInAt := useridentityFields[6].Descriptor()
+	// useridentity.DefaultLastSignInAt holds the default value on creation for the last_sign_in_at field.
+	useridentity.DefaultLastSignInAt = useridentityDescLastSignInAt.Default.(func() time.Time)
 	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
 	_ = webhookdeliveryFields
 	// webhookdeliveryDescMessageID is the schema descriptor for message_id field.

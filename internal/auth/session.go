@@ -2,9 +2,9 @@ package auth
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"time"
-	"net/http"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/session"
@@ -134,6 +134,8 @@ func (s *Service) touchSession(ctx context.Context, sess *ent.Session, now time.
 	if err == nil {
 		sess.LastSeenAt = &now
 	}
+}
+
 // SessionOf returns the live session of r's session cookie, with its
 // user, or nil when there is none (or it expired, or its user is
 // locked). It checks no CSRF token: pages that post forms outside the

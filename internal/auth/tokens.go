@@ -47,7 +47,7 @@ func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpe
 	var tok *ent.Token
 	err = inTx(ctx, s.client, func(c *ent.Client) error {
 		var err error
-		if tok, err = s.newToken(ctx, c, user, key, name, scope, expires, refs, now); err != nil {
+		if tok, err = s.newToken(ctx, c, user, key, name, scope, expires, refs, spec.OAuthGrantID, now); err != nil {
 			return err
 		}
 		return audit.Record(ctx, c, audit.Entry{Action: "token.create", Target: tokenTarget(tok), After: tokenFields(tok)})
@@ -60,7 +60,7 @@ func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpe
 }
 
 // newToken stores a checked token.
-func (s *Service) newToken(ctx context.Context, c *ent.Client, user *ent.User, key, name, scope string, expires *time.Time, refs []string, now time.Time) (*ent.Token, error) {
+func (s *Service) newToken(ctx context.Context, c *ent.Client, user *ent.User, key, name, scope string, expires *time.Time, refs []string, grant *int, now time.Time) (*ent.Token, error) {
 	create := c.Token.Create().
 		SetUserID(user.ID).
 		SetName(name).
@@ -68,7 +68,7 @@ func (s *Service) newToken(ctx context.Context, c *ent.Client, user *ent.User, k
 		SetKeyHint(KeyHint(key)).
 		SetScope(scope).
 		SetNillableExpiresAt(expires).
-		SetNillableOauthGrantID(spec.OAuthGrantID).
+		SetNillableOauthGrantID(grant).
 		SetCreatedAt(now)
 	if refs != nil {
 		create.SetReferrers(refs)

@@ -72,8 +72,8 @@ import (
 	"github.com/geopub/geopub/web/frontpage"
 	"github.com/geopub/geopub/web/htmlview"
 	"github.com/geopub/geopub/web/mappreview"
-	"github.com/geopub/geopub/web/signin"
 	"github.com/geopub/geopub/web/oauthpages"
+	"github.com/geopub/geopub/web/signin"
 )
 
 // Config is what `geopub serve` is told.
