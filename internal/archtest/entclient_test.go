@@ -127,6 +127,9 @@ func entClientType(t types.Type) (string, bool) {
 		if name == "Tx" || name == "OrderFunc" || name == "AggregateFunc" {
 			return qualified, true
 		}
+		if isEntity(n) {
+			return "", false // an entity named like a builder: ent.OAuthClient
+		}
 		for _, s := range entBuilders {
 			if strings.HasSuffix(name, s) {
 				return qualified, true
@@ -140,4 +143,16 @@ func entClientType(t types.Type) (string, bool) {
 		return path + "." + name, true
 	}
 	return "", false
+}
+
+// isEntity reports whether n is one of Ent's entities (which have an
+// Unwrap method giving the entity back), not a client or builder.
+func isEntity(n *types.Named) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), "Unwrap")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	return res.Len() == 1 && types.Identical(res.At(0).Type(), types.NewPointer(n))
 }
