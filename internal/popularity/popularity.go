@@ -26,6 +26,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/flushloop"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -82,8 +83,7 @@ type Counter struct {
 	// flushMu keeps flushes one at a time.
 	flushMu sync.Mutex
 
-	stop chan struct{}
-	done chan struct{}
+	loop flushloop.Loop
 }
 
 // New returns a counter writing to st.
@@ -193,30 +193,13 @@ func (c *Counter) Flush(ctx context.Context) (int, error) {
 // called or ctx ends. A negative interval starts nothing: counts are then
 // written only by Flush and Stop (tests that compare tables use that).
 func (c *Counter) Start(ctx context.Context, interval time.Duration) {
-	if c == nil || c.stop != nil || interval < 0 {
+	if c == nil || interval < 0 {
 		return
 	}
 	if interval == 0 {
 		interval = DefaultInterval
 	}
-	c.stop, c.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(c.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-c.stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if _, err := c.Flush(ctx); err != nil && ctx.Err() == nil {
-					c.logger.WarnContext(ctx, "flushing popularity counters", "err", err)
-				}
-			}
-		}
-	}()
+	c.loop.Start(ctx, interval, func(ctx context.Context) error { _, err := c.Flush(ctx); return err }, c.logger, "flushing popularity counters")
 }
 
 // Stop ends the periodic flushes and flushes what is pending: the counts
@@ -225,11 +208,7 @@ func (c *Counter) Stop(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	if c.stop != nil {
-		close(c.stop)
-		<-c.done
-		c.stop = nil
-	}
+	c.loop.Stop()
 	_, err := c.Flush(ctx)
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/geopub/geopub/internal/flushloop"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -40,8 +41,7 @@ type Counter struct {
 
 	// flushMu keeps flushes one at a time.
 	flushMu sync.Mutex
-	stop    chan struct{}
-	done    chan struct{}
+	loop    flushloop.Loop
 }
 
 // New returns a counter writing to st.

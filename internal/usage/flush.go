@@ -89,30 +89,13 @@ func (c *Counter) upsert(ctx context.Context, tx *sql.Tx, k key, a Amounts) erro
 // called or ctx ends. A negative interval starts nothing: figures are
 // then written only by Flush and Stop (tests use that).
 func (c *Counter) Start(ctx context.Context, interval time.Duration) {
-	if c == nil || c.stop != nil || interval < 0 {
+	if c == nil || interval < 0 {
 		return
 	}
 	if interval == 0 {
 		interval = DefaultInterval
 	}
-	c.stop, c.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(c.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-c.stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if _, err := c.Flush(ctx); err != nil && ctx.Err() == nil {
-					c.logger.WarnContext(ctx, "flushing usage figures", "err", err)
-				}
-			}
-		}
-	}()
+	c.loop.Start(ctx, interval, func(ctx context.Context) error { _, err := c.Flush(ctx); return err }, c.logger, "flushing usage figures")
 }
 
 // Stop ends the periodic flushes and writes what is counted: the figures
@@ -121,11 +104,7 @@ func (c *Counter) Stop(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	if c.stop != nil {
-		close(c.stop)
-		<-c.done
-		c.stop = nil
-	}
+	c.loop.Stop()
 	_, err := c.Flush(ctx)
 	return err
 }
