@@ -129,6 +129,8 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	}
 	add("feedbackSearch", "tickets", map[string]any{"input": map[string]any{"type": "TICKET"}}, nil)
 	oauthRootVariants(f, add)
+	add("mySessions", "own", map[string]any{}, nil)
+	add("auditEntries", "all", map[string]any{"first": 50}, nil)
 	return out
 }
 

@@ -91,7 +91,9 @@ func (f *fixtures) addAccountObjects(t *testing.T) {
 	}
 	mine := [7]level{lvNone, lvNone, lvNone, lvNone, lvNone, lvAdmin, lvNone}
 	f.objects["tokens"] = []*object{{name: "tokens/owned", levels: mine, hidden: true, vars: map[string]string{"id": itoa(tok.ID)}}}
-	f.secrets = append(f.secrets, secret{tok.Name, readers(mine, lvAdmin)})
+	// Site administrators read token names in the audit log (GET /audit/).
+	ownerOrSiteAdmin := func(r role) bool { return r == siteAdmin || readers(mine, lvAdmin)(r) }
+	f.secrets = append(f.secrets, secret{tok.Name, ownerOrSiteAdmin})
 
 	// A webhook of the owner's (subscribed to a dataset that does not
 	// exist, so the matrix's writes send it nothing) with one delivery:
