@@ -19,7 +19,9 @@ import (
 // created the first time it is switched.
 func SwitchService(ctx context.Context, c *ent.Client, o ServiceOwner, st ServiceState, enabled bool) error {
 	if st.External != nil {
-		return st.External.Update().SetEnabled(enabled).Exec(ctx)
+		// Through c: the entity's own client is outside the caller's
+		// transaction (on SQLite it would wait on that transaction's lock).
+		return c.DatasetService.UpdateOne(st.External).SetEnabled(enabled).Exec(ctx)
 	}
 	n, err := c.DatasetService.Update().Where(datasetservice.OwnerKindEQ(o.ServiceKind()),
 		datasetservice.OwnerID(o.ID), datasetservice.Key(st.Service.Key)).SetEnabled(enabled).Save(ctx)
