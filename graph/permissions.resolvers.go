@@ -76,7 +76,12 @@ func (r *mutationResolver) GrantDatasetPermission(ctx context.Context, typeArg D
 	if err != nil {
 		return nil, err
 	}
-	return access.Grant(ctx, r.Client, t.grantedOn(), g, input.Permission)
+	var out *ent.DatasetPermission
+	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		out, err = access.Grant(ctx, c, t.grantedOn(), g, input.Permission)
+		return err
+	})
+	return out, err
 }
 
 // SetDatasetPermissions is the resolver for the setDatasetPermissions field.
@@ -116,7 +121,12 @@ func (r *mutationResolver) UpdateDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return nil, err
 	}
-	return access.ChangeGrant(ctx, r.Client, t.grantedOn(), p, permission)
+	var out *ent.DatasetPermission
+	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		out, err = access.ChangeGrant(ctx, c, t.grantedOn(), p, permission)
+		return err
+	})
+	return out, err
 }
 
 // RevokeDatasetPermission is the resolver for the revokeDatasetPermission field.
@@ -130,7 +140,10 @@ func (r *mutationResolver) RevokeDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return false, err
 	}
-	return true, access.RevokeGrant(ctx, r.Client, t.grantedOn(), p)
+	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		return access.RevokeGrant(ctx, c, t.grantedOn(), p)
+	})
+	return err == nil, err
 }
 
 // DatasetPermissions is the resolver for the datasetPermissions field.

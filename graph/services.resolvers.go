@@ -37,7 +37,10 @@ func (r *mutationResolver) SetServiceEnabled(ctx context.Context, typeArg Datase
 	if err != nil {
 		return nil, err
 	}
-	if err := access.SwitchServiceAudited(ctx, r.Client, s.Owner, s.ServiceState, enabled); err != nil {
+	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		return access.SwitchServiceAudited(ctx, c, s.Owner, s.ServiceState, enabled)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r.ownerService(ctx, s.Owner, s.ID)
