@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,14 +10,13 @@ import (
 	"testing"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	_ "modernc.org/sqlite"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/enttest"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/store/storetest"
 )
 
 // gqlServer serves the schema behind the auth middleware, as the binary
@@ -30,14 +28,9 @@ type gqlServer struct {
 }
 
 func newGQLServer(t *testing.T) *gqlServer {
-	name := strings.ReplaceAll(t.Name(), "/", "_")
-	db, err := sql.Open("sqlite", "file:"+name+"?mode=memory&cache=shared&_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := enttest.NewClient(t, enttest.WithOptions(ent.Driver(entsql.OpenDB(dialect.SQLite, db))))
-	t.Cleanup(func() { client.Close() })
-	svc := auth.NewService(client, auth.Config{})
+	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
+	client := st.Client
+	svc := auth.NewService(client, st, auth.Config{})
 	srv := handler.New(NewSchema(&Resolver{Client: client, Auth: svc}))
 	srv.AddTransport(transport.POST{})
 	return &gqlServer{t: t, client: client, h: svc.Middleware(srv)}

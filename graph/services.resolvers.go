@@ -83,7 +83,7 @@ func (r *mutationResolver) UpdateSiteSettings(ctx context.Context, input SiteSet
 			changes[name] = *v
 		}
 	}
-	if err := site.Update(ctx, r.Client, changes); err != nil {
+	if err := site.Update(ctx, r.Store, changes); err != nil {
 		return nil, err
 	}
 	return r.Query().SiteSettings(ctx)

@@ -1,13 +1,17 @@
 package rest_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	entgo "entgo.io/ent"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/auditentry"
@@ -17,7 +21,30 @@ import (
 	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/server/servertest"
+	"github.com/geopub/geopub/internal/store"
 )
+
+// observeAuditEntries counts the audit entries committed by the store's
+// InTx transactions, as the store's own observers see them.
+func observeAuditEntries(st *store.Store) *atomic.Int64 {
+	var observed atomic.Int64
+	st.Observe("test: audit entries", func() store.TxObservation {
+		var n int64
+		return store.TxObservation{
+			Hooks: []entgo.Hook{func(next entgo.Mutator) entgo.Mutator {
+				return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
+					v, err := next.Mutate(ctx, m)
+					if err == nil && m.Type() == ent.TypeAuditEntry {
+						n++
+					}
+					return v, err
+				})
+			}},
+			AfterCommit: func() { observed.Add(n) },
+		}
+	})
+	return &observed
+}
 
 // auditJSONEntry is an entry as GET /audit/ answers it.
 type auditJSONEntry struct {
@@ -271,11 +298,18 @@ func TestAuditEveryActionLeavesOneEntry(t *testing.T) {
 				},
 				before: map[string]any{"title": "Doomed"}},
 		}
+		observed := observeAuditEntries(e.Store)
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				last := auditLast(t, e)
+				seen := observed.Load()
 				c.do(t)
 				got := auditAfter(t, e, last)
+				// Through the store's InTx: SQLite's write gate and the
+				// store's observers (change feed, caches) see the change.
+				if n := observed.Load() - seen; n != 1 {
+					t.Fatalf("the store's transaction observers saw %d entries committed, want 1", n)
+				}
 				if len(got) != 1 {
 					acts := make([]string, len(got))
 					for i, g := range got {

@@ -65,47 +65,38 @@ func grantFields(s Subject, p datasetpermission.Permission) map[string]any {
 }
 
 // Grant stores a new grant, as CreateGrant does, and records
-// permission.grant, in one transaction.
+// permission.grant. c must be bound to the caller's transaction
+// (store.InTx), so that the grant and its entry commit together.
 func Grant(ctx context.Context, c *ent.Client, on GrantedOn, s Subject, p datasetpermission.Permission) (*ent.DatasetPermission, error) {
-	var out *ent.DatasetPermission
-	err := audit.Atomically(ctx, c, func(c *ent.Client) error {
-		var err error
-		if out, err = CreateGrant(ctx, c, on.Kind, on.ID, s, p); err != nil {
-			return err
-		}
-		return audit.Record(ctx, c, audit.Entry{Action: "permission.grant", Target: on.target(),
-			After: grantFields(s, p), Groups: on.groups(s)})
-	})
-	return out, err
+	out, err := CreateGrant(ctx, c, on.Kind, on.ID, s, p)
+	if err != nil {
+		return nil, err
+	}
+	return out, audit.Record(ctx, c, audit.Entry{Action: "permission.grant", Target: on.target(),
+		After: grantFields(s, p), Groups: on.groups(s)})
 }
 
-// ChangeGrant sets the level of grant g and records permission.change, in
-// one transaction.
+// ChangeGrant sets the level of grant g and records permission.change. c
+// must be bound to the caller's transaction.
 func ChangeGrant(ctx context.Context, c *ent.Client, on GrantedOn, g *ent.DatasetPermission, p datasetpermission.Permission) (*ent.DatasetPermission, error) {
-	var out *ent.DatasetPermission
 	s := SubjectOf(g)
-	err := audit.Atomically(ctx, c, func(c *ent.Client) error {
-		var err error
-		if out, err = c.DatasetPermission.UpdateOneID(g.ID).SetPermission(p).Save(ctx); err != nil {
-			return err
-		}
-		return audit.Record(ctx, c, audit.Entry{Action: "permission.change", Target: on.target(),
-			Before: grantFields(s, g.Permission), After: grantFields(s, p), Groups: on.groups(s)})
-	})
-	return out, err
+	out, err := c.DatasetPermission.UpdateOneID(g.ID).SetPermission(p).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return out, audit.Record(ctx, c, audit.Entry{Action: "permission.change", Target: on.target(),
+		Before: grantFields(s, g.Permission), After: grantFields(s, p), Groups: on.groups(s)})
 }
 
-// RevokeGrant deletes grant g and records permission.revoke, in one
-// transaction.
+// RevokeGrant deletes grant g and records permission.revoke. c must be
+// bound to the caller's transaction.
 func RevokeGrant(ctx context.Context, c *ent.Client, on GrantedOn, g *ent.DatasetPermission) error {
 	s := SubjectOf(g)
-	return audit.Atomically(ctx, c, func(c *ent.Client) error {
-		if err := c.DatasetPermission.DeleteOneID(g.ID).Exec(ctx); err != nil {
-			return err
-		}
-		return audit.Record(ctx, c, audit.Entry{Action: "permission.revoke", Target: on.target(),
-			Before: grantFields(s, g.Permission), Groups: on.groups(s)})
-	})
+	if err := c.DatasetPermission.DeleteOneID(g.ID).Exec(ctx); err != nil {
+		return err
+	}
+	return audit.Record(ctx, c, audit.Entry{Action: "permission.revoke", Target: on.target(),
+		Before: grantFields(s, g.Permission), Groups: on.groups(s)})
 }
 
 // ReplaceGrants replaces every grant of a dataset with the given ones

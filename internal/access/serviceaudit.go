@@ -30,19 +30,18 @@ func ownerGroups(o ServiceOwner) []int {
 }
 
 // SwitchServiceAudited switches a service as SwitchService does and
-// records service.enable or service.disable, in one transaction.
+// records service.enable or service.disable. c must be bound to the
+// caller's transaction (store.InTx).
 func SwitchServiceAudited(ctx context.Context, c *ent.Client, o ServiceOwner, st ServiceState, enabled bool) error {
 	action := "service.disable"
 	if enabled {
 		action = "service.enable"
 	}
-	return audit.Atomically(ctx, c, func(c *ent.Client) error {
-		if err := SwitchService(ctx, c, o, st, enabled); err != nil {
-			return err
-		}
-		return audit.Record(ctx, c, audit.Entry{Action: action, Target: serviceTarget(o, st.ID, serviceLabel(st)),
-			Before: map[string]any{"enabled": st.Enabled}, After: map[string]any{"enabled": enabled}, Groups: ownerGroups(o)})
-	})
+	if err := SwitchService(ctx, c, o, st, enabled); err != nil {
+		return err
+	}
+	return audit.Record(ctx, c, audit.Entry{Action: action, Target: serviceTarget(o, st.ID, serviceLabel(st)),
+		Before: map[string]any{"enabled": st.Enabled}, After: map[string]any{"enabled": enabled}, Groups: ownerGroups(o)})
 }
 
 // ReplaceServicePermissionsAudited replaces a service's permission list as

@@ -47,7 +47,7 @@ func (s *Service) setLocked(ctx context.Context, id int, locked bool) (*ent.User
 		action = "user.lock"
 	}
 	var u *ent.User
-	err := audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+	err := audit.Atomically(ctx, s.Store, func(ctx context.Context, c *ent.Client) error {
 		before, err := c.User.Get(ctx, id)
 		if ent.IsNotFound(err) {
 			return userNotFound(id)

@@ -59,7 +59,7 @@ func (s *Service) EndSession(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	err = audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+	err = audit.Atomically(ctx, s.Store, func(ctx context.Context, c *ent.Client) error {
 		n, err := c.Session.Delete().Where(session.ID(id), session.UserID(me.ID)).Exec(ctx)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (s *Service) EndOtherSessions(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	var n int
-	err = audit.Atomically(ctx, s.Store.Client, func(c *ent.Client) error {
+	err = audit.Atomically(ctx, s.Store, func(ctx context.Context, c *ent.Client) error {
 		var err error
 		n, err = c.Session.Delete().Where(session.UserID(me.ID), session.IDNEQ(currentSession(ctx))).Exec(ctx)
 		if err != nil || n == 0 {

@@ -2,34 +2,27 @@ package audit
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"reflect"
 
 	"github.com/geopub/geopub/ent"
 )
 
+// Transactor runs fn in one transaction and commits when fn returns nil:
+// the store's InTx (store.Store satisfies it), so that an audited change
+// passes SQLite's write gate and the store's observers (change feed,
+// search feed, caches) see it like any other write.
+type Transactor interface {
+	InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client, tx *sql.Tx) error) error
+}
+
 // Atomically runs fn, which makes a change and Records it, in one
-// transaction on c, so that the entry and the change commit together. A
-// client already bound to a transaction (store.InTx) gets the outer
-// transaction; an Ent transaction's client runs fn directly.
-func Atomically(ctx context.Context, c *ent.Client, fn func(c *ent.Client) error) error {
-	tx, err := c.Tx(ctx)
-	if errors.Is(err, ent.ErrTxStarted) {
-		return fn(c)
-	}
-	if err != nil {
-		return fmt.Errorf("beginning a transaction: %w", err)
-	}
-	if err := fn(tx.Client()); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("committing: %w", err)
-	}
-	return nil
+// transaction of t, so that the entry and the change commit together.
+// Code already in a transaction records through that transaction's
+// client instead.
+func Atomically(ctx context.Context, t Transactor, fn func(ctx context.Context, c *ent.Client) error) error {
+	return t.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error { return fn(ctx, c) })
 }
 
 // SameJSON reports whether x and y are the same once written as JSON, the

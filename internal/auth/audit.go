@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"strconv"
 
 	"github.com/geopub/geopub/ent"
@@ -64,10 +63,4 @@ func changedFields(before, after map[string]any) (map[string]any, map[string]any
 
 func sameValue(x, y any) bool {
 	return audit.SameJSON(x, y)
-}
-
-// inTx runs fn and its audit entry in one transaction of c (c's own when
-// c is bound to one).
-func inTx(ctx context.Context, c *ent.Client, fn func(c *ent.Client) error) error {
-	return audit.Atomically(ctx, c, fn)
 }

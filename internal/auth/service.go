@@ -5,6 +5,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // Config tunes sessions and throttling. Zero values take the defaults.
@@ -43,15 +44,19 @@ type Config struct {
 // sessions against the database.
 type Service struct {
 	client *ent.Client
-	cfg    Config
-	now    func() time.Time
-	keys   keyCache
+	// tx runs the audited writes (tokens, sessions) in the store's
+	// transactions.
+	tx   audit.Transactor
+	cfg  Config
+	now  func() time.Time
+	keys keyCache
 	// streams are the open streams whose credentials Watch rechecks.
 	streams streamWatch
 }
 
-// NewService returns a Service over client.
-func NewService(client *ent.Client, cfg Config) *Service {
+// NewService returns a Service over client, writing audited changes in
+// tx's transactions (the store client belongs to: store.Store).
+func NewService(client *ent.Client, tx audit.Transactor, cfg Config) *Service {
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 14 * 24 * time.Hour
 	}
@@ -80,7 +85,7 @@ func NewService(client *ent.Client, cfg Config) *Service {
 		cfg.StreamRecheck = DefaultStreamRecheck
 	}
 	dummyHash() // compute it now, so the first unknown-user sign-in is not faster
-	return &Service{client: client, cfg: cfg, now: time.Now, keys: keyCache{ttl: cfg.KeyCacheTTL}}
+	return &Service{client: client, tx: tx, cfg: cfg, now: time.Now, keys: keyCache{ttl: cfg.KeyCacheTTL}}
 }
 
 // clock returns the current time in UTC, the zone every stored timestamp

@@ -36,7 +36,7 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 		return nil, "", internalErr(err)
 	}
 	var sess *ent.Session
-	err = inTx(ctx, s.client, func(c *ent.Client) error {
+	err = audit.Atomically(ctx, s.tx, func(ctx context.Context, c *ent.Client) error {
 		var err error
 		sess, err = c.Session.Create().
 			SetUserID(user.ID).
@@ -64,7 +64,7 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 // EndSession deletes sess, as signing out does, and records it; ending a
 // session that is already gone is not an error and records nothing.
 func (s *Service) EndSession(ctx context.Context, sess *ent.Session) error {
-	err := inTx(ctx, s.client, func(c *ent.Client) error {
+	err := audit.Atomically(ctx, s.tx, func(ctx context.Context, c *ent.Client) error {
 		if err := c.Session.DeleteOneID(sess.ID).Exec(ctx); err != nil {
 			return err
 		}

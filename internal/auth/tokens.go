@@ -45,7 +45,7 @@ func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpe
 		return nil, "", err
 	}
 	var tok *ent.Token
-	err = inTx(ctx, s.client, func(c *ent.Client) error {
+	err = audit.Atomically(ctx, s.tx, func(ctx context.Context, c *ent.Client) error {
 		var err error
 		if tok, err = s.newToken(ctx, c, user, key, name, scope, expires, refs, spec.OAuthGrantID, now); err != nil {
 			return err
@@ -132,7 +132,7 @@ func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPa
 		return nil, err
 	}
 	var out *ent.Token
-	err := inTx(ctx, s.client, func(c *ent.Client) error {
+	err := audit.Atomically(ctx, s.tx, func(ctx context.Context, c *ent.Client) error {
 		u := c.Token.UpdateOneID(tok.ID)
 		if err := copyTokenMutation(u.Mutation(), upd.Mutation()); err != nil {
 			return err
@@ -183,7 +183,7 @@ func (s *Service) UserTokens(ctx context.Context, owner *ent.User) ([]*ent.Token
 // DeleteToken deletes tok; it stops working at once.
 func (s *Service) DeleteToken(ctx context.Context, tok *ent.Token) error {
 	defer s.keys.clear()
-	err := inTx(ctx, s.client, func(c *ent.Client) error {
+	err := audit.Atomically(ctx, s.tx, func(ctx context.Context, c *ent.Client) error {
 		if err := c.Token.DeleteOneID(tok.ID).Exec(ctx); err != nil {
 			return err
 		}

@@ -302,7 +302,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	res := &graph.Resolver{
 		Client:  st.Client,
-		Auth:    auth.NewService(st.Client, cfg.Auth),
+		Auth:    auth.NewService(st.Client, st, cfg.Auth),
 		Fetch:   &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}, Timeout: cfg.FetchTimeout, StallTimeout: cfg.FetchStallTimeout},
 		Notify:  notify.New(st, cfg.Logger),
 		Store:   st,
@@ -314,7 +314,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	res.Accounts = accounts.New(st, res.Auth, blobs, cfg.Logger)
 	if len(cfg.SSO.Providers) > 0 {
-		res.SSO = sso.New(st.Client, cfg.SSO, sso.Options{Logger: cfg.Logger})
+		res.SSO = sso.New(st.Client, st, cfg.SSO, sso.Options{Logger: cfg.Logger})
 	}
 	res.OAuth = oauthserver.New(st, res.Auth, cfg.OAuth)
 	res.Popularity = popularity.New(st, cfg.Logger)

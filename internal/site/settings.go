@@ -74,12 +74,13 @@ func Set(ctx context.Context, c *ent.Client, name string, enabled bool) error {
 
 // Update switches the settings changes names, in one transaction with one
 // site.settings entry of the audit log holding the settings before and
-// after. Nothing is written when changes is empty.
-func Update(ctx context.Context, c *ent.Client, changes map[string]bool) error {
+// after (t is the store: store.Store.InTx). Nothing is written when
+// changes is empty.
+func Update(ctx context.Context, t audit.Transactor, changes map[string]bool) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	return audit.Atomically(ctx, c, func(c *ent.Client) error {
+	return audit.Atomically(ctx, t, func(ctx context.Context, c *ent.Client) error {
 		before, after := map[string]any{}, map[string]any{}
 		for name, on := range changes {
 			was, err := Enabled(ctx, c, name)

@@ -24,7 +24,7 @@ var rank = map[groupmembership.Permission]int{
 // granted (granted, from the link) whose group the claim no longer lists
 // is removed. It returns the groups now granted. Without a groups claim
 // setting it changes nothing.
-func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *identity, userID int, granted []int) ([]int, error) {
+func (s *Service) applyGroups(ctx context.Context, tx *ent.Client, p *provider, id *identity, userID int, granted []int) ([]int, error) {
 	if p.cfg.GroupsClaim == "" {
 		return granted, nil
 	}
@@ -61,7 +61,7 @@ func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *
 			if err := tx.GroupMembership.Create().SetGroupID(g.ID).SetUserID(userID).SetPermission(role).Exec(ctx); err != nil {
 				return nil, err
 			}
-			if err := audit.Membership(ctx, tx.Client(), g.ID, g.Name, userID, "", string(role)); err != nil {
+			if err := audit.Membership(ctx, tx, g.ID, g.Name, userID, "", string(role)); err != nil {
 				return nil, err
 			}
 		case err != nil:
@@ -72,7 +72,7 @@ func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *
 			if err := tx.GroupMembership.UpdateOne(m).SetPermission(role).Exec(ctx); err != nil {
 				return nil, err
 			}
-			if err := audit.Membership(ctx, tx.Client(), g.ID, g.Name, userID, string(m.Permission), string(role)); err != nil {
+			if err := audit.Membership(ctx, tx, g.ID, g.Name, userID, string(m.Permission), string(role)); err != nil {
 				return nil, err
 			}
 		}
@@ -95,7 +95,7 @@ func (s *Service) applyGroups(ctx context.Context, tx *ent.Tx, p *provider, id *
 			if err := tx.GroupMembership.DeleteOne(m).Exec(ctx); err != nil {
 				return nil, err
 			}
-			if err := audit.Membership(ctx, tx.Client(), m.GroupID, m.Edges.Group.Name, userID, string(m.Permission), ""); err != nil {
+			if err := audit.Membership(ctx, tx, m.GroupID, m.Edges.Group.Name, userID, string(m.Permission), ""); err != nil {
 				return nil, err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // Limits of a sign-in under way.
@@ -27,6 +28,7 @@ const (
 // Service runs OIDC sign-ins against the configured providers.
 type Service struct {
 	client    *ent.Client
+	tx        audit.Transactor
 	logger    *slog.Logger
 	http      *http.Client
 	now       func() time.Time
@@ -45,9 +47,10 @@ type Options struct {
 
 // New returns a Service for cfg's providers (cfg as LoadConfig leaves it).
 // Providers are discovered on first use, not here, so a provider that is
-// down does not stop Geopub from starting.
-func New(client *ent.Client, cfg Config, opts Options) *Service {
-	s := &Service{client: client, logger: opts.Logger, http: opts.HTTPClient, now: opts.Now, byName: map[string]*provider{}}
+// down does not stop Geopub from starting. Sign-ins write users, links
+// and memberships in tx's transactions (the store: store.Store).
+func New(client *ent.Client, tx audit.Transactor, cfg Config, opts Options) *Service {
+	s := &Service{client: client, tx: tx, logger: opts.Logger, http: opts.HTTPClient, now: opts.Now, byName: map[string]*provider{}}
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}

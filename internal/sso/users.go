@@ -2,6 +2,7 @@ package sso
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/geopub/geopub/ent"
@@ -20,12 +21,19 @@ const maxNamePart = 150
 // address is verified, then linked; else created (remote_auth, no
 // password) and linked. A locked user is refused. The groups claim is
 // applied after.
-func (s *Service) signIn(ctx context.Context, p *provider, id *identity) (*ent.User, bool, error) {
-	tx, err := s.client.Tx(ctx)
+func (s *Service) signIn(ctx context.Context, p *provider, id *identity) (u *ent.User, created bool, err error) {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx *ent.Client, _ *sql.Tx) error {
+		u, created, err = s.signInTx(ctx, tx, p, id)
+		return err
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	defer func() { _ = tx.Rollback() }()
+	return u, created, nil
+}
+
+// signInTx is signIn in the transaction tx is bound to.
+func (s *Service) signInTx(ctx context.Context, tx *ent.Client, p *provider, id *identity) (*ent.User, bool, error) {
 	link, err := tx.UserIdentity.Query().
 		Where(useridentity.Provider(p.cfg.Name), useridentity.Subject(id.Subject)).
 		WithUser().Only(ctx)
@@ -62,12 +70,12 @@ func (s *Service) signIn(ctx context.Context, p *provider, id *identity) (*ent.U
 	if err != nil {
 		return nil, false, err
 	}
-	return u, created, tx.Commit()
+	return u, created, nil
 }
 
 // matchOrCreate finds the user with id's verified e-mail address, or
 // creates one.
-func (s *Service) matchOrCreate(ctx context.Context, tx *ent.Tx, p *provider, id *identity) (*ent.User, bool, error) {
+func (s *Service) matchOrCreate(ctx context.Context, tx *ent.Client, p *provider, id *identity) (*ent.User, bool, error) {
 	if id.Email == "" {
 		return nil, false, apperr.New(apperr.PermissionDenied,
 			"The identity provider %s gave no e-mail address, and this site needs one to make your account. Ask the site's operator.", p.cfg.Title)
