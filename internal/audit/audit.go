@@ -33,7 +33,9 @@
 // membership.remove, token.create, token.update, token.delete,
 // session.start, session.end, layer.publish, layer.delete, version.delete,
 // group.delete, source.create, source.update, source.delete,
-// service.enable, service.disable, site.setting.
+// service.enable, service.disable, site.settings, user.lock, user.unlock,
+// user.delete, user.password, oauth_client.create, oauth_client.update,
+// oauth_client.delete, oauth_grant.consent, oauth_grant.revoke.
 //
 // Reading (List) is for site admins (everything) and group admins (the
 // entries naming one of their groups); anyone else reads nothing.
@@ -55,6 +57,9 @@ const (
 	ActorToken     = "token"
 	ActorAnonymous = "anonymous"
 	ActorSystem    = "system"
+	// ActorOAuthClient is an OAuth client acting for the user named
+	// (the token and revocation endpoints authenticate the client).
+	ActorOAuthClient = "oauth_client"
 )
 
 // Actor is who made a change: a user and the session or token used, or

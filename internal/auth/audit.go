@@ -28,9 +28,10 @@ func (p Principal) auditActor() audit.Actor {
 	return a
 }
 
-// sessionActor is the actor of a user acting through sess: signing in
-// names the new session, before any principal carries it.
-func sessionActor(u *ent.User, sess *ent.Session) *audit.Actor {
+// SessionActor is the actor of user u acting through sess: signing in
+// names the new session before any principal carries it, and pages that
+// read the session themselves (OAuth consent) name it so.
+func SessionActor(u *ent.User, sess *ent.Session) *audit.Actor {
 	uid, sid := u.ID, sess.ID
 	return &audit.Actor{Kind: audit.ActorSession, UserID: &uid, Label: u.Email, SessionID: &sid}
 }

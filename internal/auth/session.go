@@ -51,7 +51,7 @@ func (s *Service) StartSession(ctx context.Context, user *ent.User) (*ent.Sessio
 		if err != nil {
 			return err
 		}
-		return audit.Record(ctx, c, audit.Entry{Action: "session.start", Actor: sessionActor(user, sess),
+		return audit.Record(ctx, c, audit.Entry{Action: "session.start", Actor: SessionActor(user, sess),
 			Target: sessionTarget(user, sess), After: map[string]any{"user_id": user.ID, "expires_at": sess.ExpiresAt.UTC()}})
 	})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/oauthclient"
+	"github.com/geopub/geopub/internal/audit"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // AuthorizeRequest is the query of GET /o/authorize/ (RFC 6749 §4.1.1,
@@ -164,17 +166,27 @@ func (a *Authorization) Deny() string {
 	return e.RedirectTo()
 }
 
-// Approve records the user's consent and returns the redirect that hands
-// the client its authorization code (RFC 6749 §4.1.2).
-func (s *Service) Approve(ctx context.Context, user *ent.User, a *Authorization) (string, error) {
+// Approve records the consent of sess's user (sess.Edges.User loaded) and
+// returns the redirect that hands the client its authorization code (RFC
+// 6749 §4.1.2).
+func (s *Service) Approve(ctx context.Context, sess *ent.Session, a *Authorization) (string, error) {
+	user := sess.Edges.User
 	code, err := randomString(32)
 	if err != nil {
 		return "", serverErr(err)
 	}
 	now := s.clock()
-	_, err = s.client.OAuthGrant.Create().SetClientID(a.Client.ID).SetUserID(user.ID).
-		SetScope(strings.Join(a.Scope, " ")).SetCodeHash(hashSecret(code)).SetCodeChallenge(a.CodeChallenge).
-		SetRedirectURI(a.Requested).SetCodeExpiresAt(now.Add(s.cfg.CodeTTL)).SetCreatedAt(now).Save(ctx)
+	scope := strings.Join(a.Scope, " ")
+	err = s.inTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		g, err := tx.OAuthGrant.Create().SetClientID(a.Client.ID).SetUserID(user.ID).
+			SetScope(scope).SetCodeHash(hashSecret(code)).SetCodeChallenge(a.CodeChallenge).
+			SetRedirectURI(a.Requested).SetCodeExpiresAt(now.Add(s.cfg.CodeTTL)).SetCreatedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Action: actionConsent, Target: grantTarget(a.Client, g), Actor: auth.SessionActor(user, sess),
+			After: map[string]any{"client_id": a.Client.ClientID, "user_id": user.ID, "scope": scope}})
+	})
 	if err != nil {
 		return "", serverErr(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -105,16 +106,25 @@ func (s *Service) CreateClient(ctx context.Context, spec ClientSpec) (*CreatedCl
 	if err != nil {
 		return nil, internal(err)
 	}
-	create := s.client.OAuthClient.Create().SetClientID(id).SetName(name).SetConfidential(spec.Confidential).
-		SetRedirectUris(uris).SetScope(scope).SetCreatedBy(admin.ID)
 	var secret string
 	if spec.Confidential {
 		if secret, err = randomString(32); err != nil {
 			return nil, internal(err)
 		}
-		create.SetSecretHash(hashSecret(secret))
 	}
-	c, err := create.Save(ctx)
+	var c *ent.OAuthClient
+	err = s.inTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		create := tx.OAuthClient.Create().SetClientID(id).SetName(name).SetConfidential(spec.Confidential).
+			SetRedirectUris(uris).SetScope(scope).SetCreatedBy(admin.ID)
+		if secret != "" {
+			create.SetSecretHash(hashSecret(secret))
+		}
+		var err error
+		if c, err = create.Save(ctx); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Action: actionClientCreate, Target: clientTarget(c), After: clientFields(c)})
+	})
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -164,20 +174,39 @@ func (s *Service) UpdateClient(ctx context.Context, id int, p ClientPatch) (*ent
 		return nil, err
 	}
 	fe := apperr.FieldErrors{}
-	upd := s.client.OAuthClient.UpdateOne(c)
+	var name, scope *string
+	var uris *[]string
 	if p.Name != nil {
-		upd.SetName(checkName(*p.Name, fe))
+		v := checkName(*p.Name, fe)
+		name = &v
 	}
 	if p.RedirectURIs != nil {
-		upd.SetRedirectUris(checkURIs(*p.RedirectURIs, fe))
+		v := checkURIs(*p.RedirectURIs, fe)
+		uris = &v
 	}
 	if p.Scope != nil {
-		upd.SetScope(checkClientScope(*p.Scope, fe))
+		v := checkClientScope(*p.Scope, fe)
+		scope = &v
 	}
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	out, err := upd.Save(ctx)
+	var out *ent.OAuthClient
+	err = s.inTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.OAuthClient.UpdateOne(c).SetNillableName(name).SetNillableScope(scope)
+		if uris != nil {
+			upd.SetRedirectUris(*uris)
+		}
+		var err error
+		if out, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		before, after := changedClientFields(c, out)
+		if len(after) == 0 {
+			return nil // nothing changed: no entry
+		}
+		return audit.Record(ctx, tx, audit.Entry{Action: actionClientUpdate, Target: clientTarget(out), Before: before, After: after})
+	})
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -209,7 +238,12 @@ func (s *Service) DeleteClient(ctx context.Context, id int) error {
 		if _, err := tx.OAuthGrant.Delete().Where(oauthgrant.ClientID(c.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.OAuthClient.DeleteOneID(c.ID).Exec(ctx)
+		if err := tx.OAuthClient.DeleteOneID(c.ID).Exec(ctx); err != nil {
+			return err
+		}
+		before := clientFields(c)
+		before["grants"] = len(grants)
+		return audit.Record(ctx, tx, audit.Entry{Action: actionClientDelete, Target: clientTarget(c), Before: before})
 	})
 	s.auth.ForgetKeys()
 	if err != nil {

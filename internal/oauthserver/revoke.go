@@ -2,10 +2,12 @@ package oauthserver
 
 import (
 	"context"
+	"errors"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/oauthrefreshtoken"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -51,7 +53,7 @@ func (s *Service) revokeRefresh(ctx context.Context, c *ent.OAuthClient, tok str
 	if err != nil {
 		return false, serverErr(err)
 	}
-	if err := s.revokeGrant(ctx, g.ID); err != nil {
+	if err := s.revokeGrant(ctx, c, g, revokedByClient); err != nil {
 		return false, serverErr(err)
 	}
 	return true, nil
@@ -72,9 +74,8 @@ func (s *Service) revokeAccess(ctx context.Context, c *ent.OAuthClient, key stri
 	if err != nil {
 		return false, serverErr(err)
 	}
-	err = s.client.Token.DeleteOneID(t.ID).Exec(ctx)
-	s.auth.ForgetKeys()
-	if err != nil && !ent.IsNotFound(err) {
+	err = s.auth.DeleteToken(asClient(ctx, c, t.UserID), t)
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return false, serverErr(err)
 	}
 	return true, nil

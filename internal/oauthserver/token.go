@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/oauthgrant"
 	"github.com/geopub/geopub/ent/oauthrefreshtoken"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -77,7 +78,7 @@ func (s *Service) ExchangeCode(ctx context.Context, cc ClientCredentials, code, 
 	case g.ClientID != c.ID:
 		return nil, oauthErr(ErrInvalidGrant, "The authorization code was issued to another client.")
 	case g.CodeUsedAt != nil:
-		if err := s.revokeGrant(ctx, g.ID); err != nil {
+		if err := s.revokeGrant(ctx, c, g, revokedCodeReused); err != nil {
 			return nil, serverErr(err)
 		}
 		return nil, oauthErr(ErrInvalidGrant, "The authorization code was already used; the tokens issued with it are revoked.")
@@ -101,7 +102,7 @@ func (s *Service) ExchangeCode(ctx context.Context, cc ClientCredentials, code, 
 		return nil, serverErr(err)
 	}
 	if n == 0 {
-		if err := s.revokeGrant(ctx, g.ID); err != nil {
+		if err := s.revokeGrant(ctx, c, g, revokedCodeReused); err != nil {
 			return nil, serverErr(err)
 		}
 		return nil, oauthErr(ErrInvalidGrant, "The authorization code was already used; the tokens issued with it are revoked.")
@@ -158,7 +159,7 @@ func (s *Service) Refresh(ctx context.Context, cc ClientCredentials, refresh, sc
 	case g.RevokedAt != nil:
 		return nil, oauthErr(ErrInvalidGrant, "The refresh token was revoked.")
 	case rt.RotatedAt != nil:
-		if err := s.revokeGrant(ctx, g.ID); err != nil {
+		if err := s.revokeGrant(ctx, c, g, revokedRefreshReuse); err != nil {
 			return nil, serverErr(err)
 		}
 		return nil, oauthErr(ErrInvalidGrant, "The refresh token was already used; every token of this authorization is revoked.")
@@ -180,7 +181,7 @@ func (s *Service) Refresh(ctx context.Context, cc ClientCredentials, refresh, sc
 		return nil, serverErr(err)
 	}
 	if n == 0 {
-		if err := s.revokeGrant(ctx, g.ID); err != nil {
+		if err := s.revokeGrant(ctx, c, g, revokedRefreshReuse); err != nil {
 			return nil, serverErr(err)
 		}
 		return nil, oauthErr(ErrInvalidGrant, "The refresh token was already used; every token of this authorization is revoked.")
@@ -221,7 +222,7 @@ func (s *Service) issue(ctx context.Context, c *ent.OAuthClient, g *ent.OAuthGra
 		name = name[:auth.MaxTokenNameLength]
 	}
 	grantID := g.ID
-	_, key, err := s.auth.CreateToken(ctx, u, auth.TokenSpec{
+	_, key, err := s.auth.CreateToken(asClient(ctx, c, u.ID), u, auth.TokenSpec{
 		Name: name, Scope: tokenScope(scope), ExpiresAt: &expires, OAuthGrantID: &grantID,
 	})
 	if err != nil {
@@ -246,19 +247,31 @@ func (s *Service) issue(ctx context.Context, c *ent.OAuthClient, g *ent.OAuthGra
 	return out, nil
 }
 
-// revokeGrant ends a grant: every token issued under it (access tokens
-// and the keys made with them) is deleted and its refresh tokens die.
-func (s *Service) revokeGrant(ctx context.Context, id int) error {
+// revokeGrant ends grant g of client c, for the reason its audit entry
+// gives: every token issued under it (access tokens and the keys made
+// with them) is deleted and its refresh tokens die. Revoking a revoked
+// grant again deletes what may have been issued since and records
+// nothing new.
+func (s *Service) revokeGrant(ctx context.Context, c *ent.OAuthClient, g *ent.OAuthGrant, reason string) error {
 	now := s.clock()
 	err := s.inTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if err := tx.OAuthGrant.Update().Where(oauthgrant.ID(id), oauthgrant.RevokedAtIsNil()).SetRevokedAt(now).Exec(ctx); err != nil {
+		n, err := tx.OAuthGrant.Update().Where(oauthgrant.ID(g.ID), oauthgrant.RevokedAtIsNil()).SetRevokedAt(now).Save(ctx)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.Token.Delete().Where(token.OauthGrantID(id)).Exec(ctx); err != nil {
+		tokens, err := tx.Token.Delete().Where(token.OauthGrantID(g.ID)).Exec(ctx)
+		if err != nil {
 			return err
 		}
-		_, err := tx.OAuthRefreshToken.Delete().Where(oauthrefreshtoken.GrantID(id), oauthrefreshtoken.RotatedAtIsNil()).Exec(ctx)
-		return err
+		if _, err := tx.OAuthRefreshToken.Delete().Where(oauthrefreshtoken.GrantID(g.ID), oauthrefreshtoken.RotatedAtIsNil()).Exec(ctx); err != nil {
+			return err
+		}
+		if n == 0 && tokens == 0 {
+			return nil
+		}
+		return audit.Record(asClient(ctx, c, g.UserID), tx, audit.Entry{Action: actionGrantRevoke, Target: grantTarget(c, g),
+			Before: map[string]any{"client_id": c.ClientID, "user_id": g.UserID, "scope": g.Scope},
+			After:  map[string]any{"reason": reason, "tokens_deleted": tokens}})
 	})
 	s.auth.ForgetKeys()
 	return err

@@ -34,9 +34,8 @@ func (p *Pages) authorize(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sess, err := p.auth.SessionOf(r.Context(), r)
-	if err != nil {
-		p.page(w, r, http.StatusInternalServerError, errorPage("The server could not read your session.", ""), "")
+	sess, ok := p.session(w, r)
+	if !ok {
 		return
 	}
 	if sess == nil {
@@ -44,6 +43,17 @@ func (p *Pages) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.page(w, r, http.StatusOK, consentPage(a, sess, r.URL.Query()), a.RedirectURI)
+}
+
+// session is the signed-in session of r (nil without one); false when it
+// could not be read, the error page written.
+func (p *Pages) session(w http.ResponseWriter, r *http.Request) (*ent.Session, bool) {
+	sess, err := p.auth.SessionOf(r.Context(), r)
+	if err != nil {
+		p.page(w, r, http.StatusInternalServerError, errorPage("The server could not read your session.", ""), "")
+		return nil, false
+	}
+	return sess, true
 }
 
 // signIn is the sign-in page's URL that comes back to next (a path on
@@ -65,9 +75,8 @@ func (p *Pages) consent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sess, err := p.auth.SessionOf(r.Context(), r)
-	if err != nil {
-		p.page(w, r, http.StatusInternalServerError, errorPage("The server could not read your session.", ""), "")
+	sess, ok := p.session(w, r)
+	if !ok {
 		return
 	}
 	if sess == nil {
@@ -86,7 +95,7 @@ func (p *Pages) consent(w http.ResponseWriter, r *http.Request) {
 	}
 	switch f.Get(fieldDecision) {
 	case "allow":
-		to, err := p.svc.Approve(r.Context(), sess.Edges.User, a)
+		to, err := p.svc.Approve(r.Context(), sess, a)
 		if err != nil {
 			p.page(w, r, http.StatusInternalServerError, errorPage("The server could not record your answer.", ""), "")
 			return
