@@ -20,7 +20,7 @@ type AuditEntry struct {
 	ID int `json:"id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// How the actor acted: session, token, anonymous (signing in) or system.
+	// How the actor acted: session, token, anonymous (signing in), system, oauth_client or identity_provider.
 	ActorKind string `json:"actor_kind,omitempty"`
 	// ActorUserID holds the value of the "actor_user_id" field.
 	ActorUserID *int `json:"actor_user_id,omitempty"`

@@ -9148,7 +9148,7 @@ type AuditEntry {
 
 "Who made a change."
 type AuditActor {
-  "session, token, anonymous (signing in) or system."
+  "session, token, anonymous (signing in), system, oauth_client (an OAuth client for the user named: issuing and revoking its tokens) or identity_provider (an OpenID provider's groups claim at the user's sign-in)."
   kind: String!
   userID: Int
   "The user's name when the entry was written."

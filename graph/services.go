@@ -165,6 +165,12 @@ func templateOf(in ExternalServiceTemplateInput) dataservices.Template {
 		AccessPolicy: ptrOr(in.AccessPolicy, dataservices.AllUsers)}
 }
 
+// templateSpec is a template input, its URLs checked, as access saves it.
+func templateSpec(in ExternalServiceTemplateInput, urls []schematype.ServiceURL) access.TemplateSpec {
+	return access.TemplateSpec{Title: in.Title, ShortName: ptrOr(in.ShortName, ""), Description: ptrOr(in.Description, ""),
+		URLs: urls, Scope: in.Scope, Enabled: ptrOr(in.Enabled, true), AccessPolicy: ptrOr(in.AccessPolicy, dataservices.AllUsers)}
+}
+
 // datasetTitle is the name an owner's external services are filled with:
 // its published version's, else its latest's.
 func (r *Resolver) datasetTitle(ctx context.Context, o access.ServiceOwner) (string, error) {

@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/site"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // Services is the resolver for the services field.
@@ -98,9 +99,9 @@ func (r *mutationResolver) CreateExternalServiceTemplate(ctx context.Context, in
 	if err != nil {
 		return nil, err
 	}
-	return r.Client.ExternalServiceTemplate.Create().SetTitle(input.Title).SetShortName(ptrOr(input.ShortName, "")).
-		SetDescription(ptrOr(input.Description, "")).SetTemplateUrls(urls).SetScope(input.Scope).
-		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, dataservices.AllUsers)).Save(ctx)
+	return store.InTxFor(ctx, r.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (*ent.ExternalServiceTemplate, error) {
+		return access.CreateTemplate(ctx, c, templateSpec(input, urls))
+	})
 }
 
 // UpdateExternalServiceTemplate is the resolver for the updateExternalServiceTemplate field.
@@ -113,9 +114,9 @@ func (r *mutationResolver) UpdateExternalServiceTemplate(ctx context.Context, id
 	if err != nil {
 		return nil, err
 	}
-	return t.Update().SetTitle(input.Title).SetShortName(ptrOr(input.ShortName, "")).
-		SetDescription(ptrOr(input.Description, "")).SetTemplateUrls(urls).SetScope(input.Scope).
-		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, dataservices.AllUsers)).Save(ctx)
+	return store.InTxFor(ctx, r.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (*ent.ExternalServiceTemplate, error) {
+		return access.UpdateTemplate(ctx, c, t, templateSpec(input, urls))
+	})
 }
 
 // DeleteExternalServiceTemplate is the resolver for the deleteExternalServiceTemplate field.
@@ -125,10 +126,7 @@ func (r *mutationResolver) DeleteExternalServiceTemplate(ctx context.Context, id
 		return false, err
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if err := access.DeleteTemplateServices(ctx, c, t.ID); err != nil {
-			return err
-		}
-		return c.ExternalServiceTemplate.DeleteOne(t).Exec(ctx)
+		return access.DeleteTemplate(ctx, c, t)
 	})
 	return err == nil, err
 }
@@ -161,9 +159,9 @@ func (r *mutationResolver) AttachExternalService(ctx context.Context, typeArg Da
 		return nil, err
 	}
 	urls := dataservices.FillTemplate(t.TemplateUrls, ownerRef(o), title)
-	row, err := r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
-		SetKey(dataservices.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).
-		SetTitle(t.Title).SetDescription(t.Description).SetUrls(urls).Save(ctx)
+	row, err := store.InTxFor(ctx, r.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (*ent.DatasetService, error) {
+		return access.AttachExternalService(ctx, c, o, t, urls, ptrOr(enabled, true))
+	})
 	if err != nil {
 		return nil, err
 	}

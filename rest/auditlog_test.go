@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	entgo "entgo.io/ent"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/server/servertest"
+	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -135,6 +138,14 @@ func TestAuditEveryActionLeavesOneEntry(t *testing.T) {
 		admin := e.NewUser(t, "Admin", servertest.SiteAdmin)
 		owner := e.NewUser(t, "Owner")
 		member := e.NewUser(t, "Member")
+		leaver := e.NewUser(t, "Leaver")
+		// quietSession gives member a session without signing in (which
+		// would write its own session.start entry).
+		quietSession := func(t *testing.T) int {
+			now := time.Now().UTC()
+			return e.Store.Client.Session.Create().SetUserID(member.ID).SetTokenHash(auth.HashKey(fmt.Sprintf("quiet %d", now.UnixNano()))).
+				SetCsrfToken("csrf").SetCreatedAt(now).SetExpiresAt(now.Add(time.Hour)).SaveX(t.Context()).ID
+		}
 		g := e.SeedGroups(t, "audited", 1, owner.User, groupmembership.PermissionAdmin)[0]
 		pub := seedLayer(t, e, owner.User, layer.TypeLayer, "Audited roads", false)
 		gone := seedLayer(t, e, owner.User, layer.TypeLayer, "Doomed", false)
@@ -148,7 +159,10 @@ func TestAuditEveryActionLeavesOneEntry(t *testing.T) {
 
 		lid := strconv.Itoa(pub.ID)
 		layerURL := "/layers/" + lid + "/"
-		var tokenID, sourceID int
+		var tokenID, sourceID, templateID int
+		var serviceID string
+		template := map[string]any{"title": "City tiles", "scope": []string{"layer"}, "access_policy": "all-users",
+			"template_urls": []map[string]any{{"service_url": "https://tiles.example.com/{shortname}/{z}/{x}/{y}.png"}}}
 		var cookie *http.Cookie
 		var csrf string
 		groupID := g.ID
@@ -269,6 +283,81 @@ func TestAuditEveryActionLeavesOneEntry(t *testing.T) {
 					auditStatus(t, e.Do(t, req{Method: "PUT", Path: "/site/settings/", Key: admin.Key, Body: map[string]any{"esri_map": false}}), 0)
 				},
 				before: map[string]any{"esri_map": true}, after: map[string]any{"esri_map": false}},
+			{name: "TemplateCreate", action: "external_service_template.create", typ: "external_service_template", actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					if err := site.Set(ctx, e.Store.Client, site.ExternalServices, true); err != nil {
+						t.Fatal(err)
+					}
+					r := e.Do(t, req{Method: "POST", Path: "/site/external-service-templates/", Key: admin.Key, Body: template})
+					auditStatus(t, r, http.StatusCreated)
+					var tpl struct {
+						ID int `json:"id"`
+					}
+					r.JSON(t, &tpl)
+					templateID = tpl.ID
+				},
+				id:    func() string { return strconv.Itoa(templateID) },
+				after: map[string]any{"title": "City tiles", "enabled": true}},
+			{name: "TemplateUpdate", action: "external_service_template.update", typ: "external_service_template", actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					changed := maps.Clone(template)
+					changed["title"] = "Town tiles"
+					auditStatus(t, e.Do(t, req{Method: "PUT", Path: fmt.Sprintf("/site/external-service-templates/%d", templateID), Key: admin.Key, Body: changed}), 0)
+				},
+				id:     func() string { return strconv.Itoa(templateID) },
+				before: map[string]any{"title": "City tiles"}, after: map[string]any{"title": "Town tiles"}},
+			{name: "ServiceAttach", action: "service.attach", typ: "service", actor: who(owner), kind: "token",
+				do: func(t *testing.T) {
+					r := e.Do(t, req{Method: "POST", Path: layerURL + "external-services/", Key: owner.Key, Body: map[string]any{"template_id": templateID}})
+					auditStatus(t, r, http.StatusCreated)
+					var svc struct {
+						ID string `json:"id"`
+					}
+					r.JSON(t, &svc)
+					serviceID = svc.ID
+				},
+				id:    func() string { return "layer/" + lid + "/" + serviceID },
+				after: map[string]any{"enabled": true}},
+			{name: "TemplateDelete", action: "external_service_template.delete", typ: "external_service_template", actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					auditStatus(t, e.Do(t, req{Method: "DELETE", Path: fmt.Sprintf("/site/external-service-templates/%d", templateID), Key: admin.Key}), 0)
+				},
+				id:     func() string { return strconv.Itoa(templateID) },
+				before: map[string]any{"title": "Town tiles", "services": 1}},
+			{name: "UserLock", action: "user.lock", typ: "user", id: fixed(strconv.Itoa(leaver.ID)), actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					auditStatus(t, e.Do(t, req{Method: "POST", Path: fmt.Sprintf("/users/%d/lock/", leaver.ID), Key: admin.Key}), 0)
+				},
+				before: map[string]any{"is_locked": false}, after: map[string]any{"is_locked": true}},
+			{name: "UserUnlock", action: "user.unlock", typ: "user", id: fixed(strconv.Itoa(leaver.ID)), actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					auditStatus(t, e.Do(t, req{Method: "POST", Path: fmt.Sprintf("/users/%d/unlock/", leaver.ID), Key: admin.Key}), 0)
+				},
+				before: map[string]any{"is_locked": true}, after: map[string]any{"is_locked": false}},
+			{name: "PasswordChange", action: "user.password", typ: "user", id: fixed(strconv.Itoa(member.ID)), actor: who(member), kind: "token",
+				do: func(t *testing.T) {
+					auditStatus(t, e.Do(t, req{Method: "PUT", Path: "/users/me/password/", Key: member.Key,
+						Body: map[string]any{"current_password": servertest.Password, "new_password": "an entirely new passphrase 42"}}), 0)
+				},
+				after: map[string]any{"sessions_ended": 0}},
+			{name: "OwnSessionEnd", action: "session.end", typ: "session", id: fixed(""), actor: who(member), kind: "token",
+				do: func(t *testing.T) {
+					sid := quietSession(t)
+					auditStatus(t, e.Do(t, req{Method: "DELETE", Path: fmt.Sprintf("/users/me/sessions/%d/", sid), Key: member.Key}), 0)
+				},
+				before: map[string]any{"user_id": member.ID}},
+			{name: "OtherSessionsEnd", action: "session.end", typ: "session", id: fixed(""), actor: who(member), kind: "token",
+				do: func(t *testing.T) {
+					quietSession(t)
+					quietSession(t)
+					auditStatus(t, e.Do(t, req{Method: "POST", Path: "/users/me/sessions/end-others/", Key: member.Key}), 0)
+				},
+				before: map[string]any{"user_id": member.ID}, after: map[string]any{"sessions_ended": 2}},
+			{name: "UserDelete", action: "user.delete", typ: "user", id: fixed(strconv.Itoa(leaver.ID)), actor: who(admin), kind: "token",
+				do: func(t *testing.T) {
+					auditStatus(t, e.Do(t, req{Method: "DELETE", Path: fmt.Sprintf("/users/%d/?receiver=user.%d", leaver.ID, owner.ID), Key: admin.Key}), 0)
+				},
+				before: map[string]any{"email": leaver.Email}},
 			{name: "SourceCreate", action: "source.create", typ: "source", actor: who(owner), kind: "token",
 				do: func(t *testing.T) {
 					r := e.Do(t, req{Method: "POST", Path: "/sources/", Key: owner.Key, Body: map[string]any{

@@ -4,9 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/auditentry"
+	"github.com/geopub/geopub/internal/audit"
 )
 
 // A layer with autoupdate: validated as api-shapes shows; when a scan
@@ -80,6 +85,17 @@ func TestAutoupdate(t *testing.T) {
 		time.Sleep(5 * testTick)
 		if n := e.Store.Client.LayerVersion.Query().CountX(ctx); n != 2 {
 			t.Fatalf("%d versions after one change", n)
+		}
+		// The auto-update's publish is in the audit log, the system's.
+		published := e.Store.Client.AuditEntry.Query().
+			Where(auditentry.Action("layer.publish"), auditentry.TargetID(strconv.Itoa(l.ID))).
+			Order(ent.Asc(auditentry.FieldID)).AllX(ctx)
+		if len(published) != 2 || published[0].ActorKind != audit.ActorToken || published[1].ActorKind != audit.ActorSystem {
+			kinds := []string{}
+			for _, p := range published {
+				kinds = append(kinds, p.ActorKind)
+			}
+			t.Fatalf("layer.publish entries by %v, want the publisher's token then the system", kinds)
 		}
 
 		// The autoupdate schedule, when due, scans the source.

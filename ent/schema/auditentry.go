@@ -29,7 +29,7 @@ func (AuditEntry) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("created_at").Default(nowUTC).Immutable(),
 		field.String("actor_kind").NotEmpty().Immutable().
-			Comment("How the actor acted: session, token, anonymous (signing in) or system."),
+			Comment("How the actor acted: session, token, anonymous (signing in), system, oauth_client or identity_provider."),
 		field.Int("actor_user_id").Optional().Nillable().Immutable(),
 		field.String("actor_label").Default("").Immutable().
 			Comment("The actor's user name when the entry was written."),

@@ -60,6 +60,9 @@ const (
 	// ActorOAuthClient is an OAuth client acting for the user named
 	// (the token and revocation endpoints authenticate the client).
 	ActorOAuthClient = "oauth_client"
+	// ActorIdentityProvider is an OpenID provider's claims, applied when
+	// the user named signs in through it (the groups claim's memberships).
+	ActorIdentityProvider = "identity_provider"
 )
 
 // Actor is who made a change: a user and the session or token used, or

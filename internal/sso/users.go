@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/useridentity"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/users"
 )
 
@@ -57,7 +58,10 @@ func (s *Service) signInTx(ctx context.Context, tx *ent.Client, p *provider, id 
 	if u.IsLocked {
 		return nil, false, apperr.New(apperr.PermissionDenied, "This account is locked. Ask a site administrator.")
 	}
-	granted, err := s.applyGroups(ctx, tx, p, id, u.ID, link.GrantedGroups)
+	uid := u.ID
+	byClaim := audit.WithActor(ctx, audit.Actor{Kind: audit.ActorIdentityProvider, UserID: &uid,
+		Label: p.cfg.Title + " (" + p.cfg.Name + ")"})
+	granted, err := s.applyGroups(byClaim, tx, p, id, u.ID, link.GrantedGroups)
 	if err != nil {
 		return nil, false, err
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/auditentry"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/ent/useridentity"
@@ -135,6 +138,23 @@ func TestSSOZitadelSignInMapsGroups(t *testing.T) {
 		}
 		if n := z.env.Store.Client.User.Query().Where(user.Email("ada@example.org")).CountX(ctx); n != 1 {
 			t.Fatalf("%d users after three sign-ins, want 1", n)
+		}
+		// Each membership the claim gave or took is in the audit log once,
+		// by the provider's claim for the user signing in; the other
+		// group's membership is not.
+		var entries []string
+		for _, en := range z.env.Store.Client.AuditEntry.Query().Where(auditentry.ActionHasPrefix("membership.")).AllX(ctx) {
+			if en.ActorKind != "identity_provider" || en.ActorUserID == nil || *en.ActorUserID != u.ID || !strings.Contains(en.ActorLabel, "corp") {
+				t.Errorf("%s by %s user %v %q, want the identity provider corp for user %d", en.Action, en.ActorKind, en.ActorUserID, en.ActorLabel, u.ID)
+			}
+			entries = append(entries, en.Action+" "+en.TargetID)
+		}
+		sort.Strings(entries)
+		want := []string{"membership.add " + strconv.Itoa(z.editors.ID), "membership.add " + strconv.Itoa(z.viewers.ID),
+			"membership.remove " + strconv.Itoa(z.editors.ID), "membership.remove " + strconv.Itoa(z.viewers.ID)}
+		sort.Strings(want)
+		if strings.Join(entries, ", ") != strings.Join(want, ", ") {
+			t.Errorf("membership entries %v, want %v", entries, want)
 		}
 	})
 }
