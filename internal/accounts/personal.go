@@ -12,6 +12,8 @@ import (
 	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/oauthgrant"
+	"github.com/geopub/geopub/ent/oauthrefreshtoken"
 	"github.com/geopub/geopub/ent/session"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/webhookdelivery"
@@ -19,7 +21,8 @@ import (
 )
 
 // deletePersonal deletes, in transaction c, what was user id's alone:
-// credentials (tokens, sessions), memberships, access requests to groups
+// credentials (tokens, sessions, the OAuth grants they consented to with
+// their refresh tokens), memberships, access requests to groups
 // and datasets, notifications, follows, stars and pins, the grants left
 // on others' datasets (after transfer), exports (private to their maker;
 // it returns the keys of their files, removed after the commit) and
@@ -37,8 +40,17 @@ func deletePersonal(ctx context.Context, c *ent.Client, id int) ([]string, error
 	if err != nil {
 		return nil, err
 	}
+	grants, err := c.OAuthGrant.Query().Where(oauthgrant.UserID(id)).IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
 	steps := []func() error{
 		func() error { _, err := c.Token.Delete().Where(token.UserID(id)).Exec(ctx); return err },
+		func() error {
+			_, err := c.OAuthRefreshToken.Delete().Where(oauthrefreshtoken.GrantIDIn(grants...)).Exec(ctx)
+			return err
+		},
+		func() error { _, err := c.OAuthGrant.Delete().Where(oauthgrant.IDIn(grants...)).Exec(ctx); return err },
 		func() error { _, err := c.Session.Delete().Where(session.UserID(id)).Exec(ctx); return err },
 		func() error {
 			_, err := c.GroupMembership.Delete().Where(groupmembership.UserID(id)).Exec(ctx)

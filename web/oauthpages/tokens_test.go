@@ -191,3 +191,29 @@ func TestOAuthMetadata(t *testing.T) {
 		}
 	})
 }
+
+// Deleting a user deletes the authorizations they gave and the refresh
+// tokens under them: nothing of theirs is left to refresh.
+func TestOAuthGrantsDieWithTheUser(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := servertest.New(t, s)
+		admin := e.NewUser(t, "Admin", servertest.SiteAdmin)
+		ann := e.NewUser(t, "Ann")
+		id, _ := oauthClient(t, e, admin, "public", "read")
+		cfg := oauthConfig(e, id)
+		code, verifier := oauthCode(t, oauthSignIn(t, e, ann), cfg)
+		tok := oauthTokens(t, e, url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "code": {code},
+			"code_verifier": {verifier}, "redirect_uri": {oauthRedirect}}, nil)
+		if r := e.Do(t, servertest.Request{Method: http.MethodDelete, Path: "/users/" + itoa(ann.ID) + "/", Key: admin.Key}); r.Status != http.StatusNoContent && r.Status != http.StatusOK {
+			t.Fatalf("deleting the user: %d %s", r.Status, r.Body)
+		}
+		ctx := t.Context()
+		if n, m := e.Store.Client.OAuthGrant.Query().CountX(ctx), e.Store.Client.OAuthRefreshToken.Query().CountX(ctx); n != 0 || m != 0 {
+			t.Errorf("%d grants and %d refresh tokens left of a deleted user", n, m)
+		}
+		r := oauthPost(t, e, "/o/token/", url.Values{"grant_type": {"refresh_token"}, "client_id": {id}, "refresh_token": {tok.RefreshToken}}, nil)
+		if r.Status != http.StatusBadRequest || oauthErrorCode(t, r) != "invalid_grant" {
+			t.Errorf("a deleted user's refresh token: %d %s", r.Status, r.Body)
+		}
+	})
+}
