@@ -29,17 +29,6 @@ func withoutUserinfo(raw string) string {
 	return u.String()
 }
 
-// changedOnly keeps of before and after the fields whose values differ.
-func changedOnly(before, after map[string]any) (map[string]any, map[string]any) {
-	b, a := map[string]any{}, map[string]any{}
-	for k, v := range after {
-		if !audit.SameJSON(before[k], v) {
-			b[k], a[k] = before[k], v
-		}
-	}
-	return b, a
-}
-
 // recordSource writes the audit entry of a source change through c, the
 // change's transaction.
 func recordSource(ctx context.Context, c *ent.Client, action string, s *ent.Source, before, after map[string]any) error {
@@ -64,7 +53,7 @@ func (r *Resolver) updateSourceAudited(ctx context.Context, s *ent.Source, upd *
 		if err != nil {
 			return err
 		}
-		b, a := changedOnly(sourceFields(s), sourceFields(saved))
+		b, a := audit.Changed(sourceFields(s), sourceFields(saved))
 		if s.Username != saved.Username || s.Password != saved.Password {
 			// That they changed, never what they are.
 			b["sign_in_details"], a["sign_in_details"] = "unchanged", "changed"

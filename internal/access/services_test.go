@@ -115,7 +115,7 @@ func TestDeleteExternalServices(t *testing.T) {
 		t.Errorf("%d service permissions after deleting one of three, want 2 (wfs's and the other external's)", n)
 	}
 
-	if err := access.DeleteTemplateServices(ctx, c, tmpl.ID); err != nil {
+	if _, err := access.DeleteTemplateServices(ctx, c, tmpl.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n := c.DatasetService.Query().CountX(ctx); n != 0 {

@@ -59,19 +59,18 @@ func DeleteExternalService(ctx context.Context, c *ent.Client, o ServiceOwner, s
 
 // DeleteTemplateServices removes the services made from an external
 // service template, with their permissions, when the template goes. Run
-// it in a transaction.
-func DeleteTemplateServices(ctx context.Context, c *ent.Client, templateID int) error {
+// it in a transaction. It returns how many services went.
+func DeleteTemplateServices(ctx context.Context, c *ent.Client, templateID int) (int, error) {
 	rows, err := c.DatasetService.Query().Where(datasetservice.TemplateID(templateID)).All(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, row := range rows {
 		if _, err := c.ServicePermission.Delete().Where(ServicePermissionOf(Kind(row.OwnerKind), row.OwnerID, strconv.Itoa(row.ID))).Exec(ctx); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	_, err = c.DatasetService.Delete().Where(datasetservice.TemplateID(templateID)).Exec(ctx)
-	return err
+	return c.DatasetService.Delete().Where(datasetservice.TemplateID(templateID)).Exec(ctx)
 }
 
 // ViewerOfRole returns the viewer a role key stands for in service access

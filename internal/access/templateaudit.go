@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/audit"
 	"github.com/geopub/geopub/internal/dataservices"
@@ -57,13 +56,7 @@ func UpdateTemplate(ctx context.Context, c *ent.Client, t *ent.ExternalServiceTe
 	if err != nil {
 		return nil, err
 	}
-	before, after := templateFields(t), templateFields(out)
-	for k := range after {
-		if audit.SameJSON(before[k], after[k]) {
-			delete(before, k)
-			delete(after, k)
-		}
-	}
+	before, after := audit.Changed(templateFields(t), templateFields(out))
 	if len(after) == 0 {
 		return out, nil
 	}
@@ -75,11 +68,8 @@ func UpdateTemplate(ctx context.Context, c *ent.Client, t *ent.ExternalServiceTe
 // their permissions, and records external_service_template.delete with
 // how many services went. c must be bound to the caller's transaction.
 func DeleteTemplate(ctx context.Context, c *ent.Client, t *ent.ExternalServiceTemplate) error {
-	n, err := c.DatasetService.Query().Where(datasetservice.TemplateID(t.ID)).Count(ctx)
+	n, err := DeleteTemplateServices(ctx, c, t.ID)
 	if err != nil {
-		return err
-	}
-	if err := DeleteTemplateServices(ctx, c, t.ID); err != nil {
 		return err
 	}
 	if err := c.ExternalServiceTemplate.DeleteOne(t).Exec(ctx); err != nil {

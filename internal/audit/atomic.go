@@ -25,6 +25,19 @@ func Atomically(ctx context.Context, t Transactor, fn func(ctx context.Context, 
 	return t.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error { return fn(ctx, c) })
 }
 
+// Changed keeps of before and after the fields whose values differ (as
+// SameJSON compares them): the Before and After of an update's entry.
+// Fields only before holds are left out.
+func Changed(before, after map[string]any) (map[string]any, map[string]any) {
+	b, a := map[string]any{}, map[string]any{}
+	for k, v := range after {
+		if !SameJSON(before[k], v) {
+			b[k], a[k] = before[k], v
+		}
+	}
+	return b, a
+}
+
 // SameJSON reports whether x and y are the same once written as JSON, the
 // way before and after values are stored.
 func SameJSON(x, y any) bool {

@@ -64,3 +64,14 @@ func TestActorComesFromContext(t *testing.T) {
 		t.Fatalf("clip cut inside a rune: %q", clip("héllo", 2))
 	}
 }
+
+// Changed keeps the fields that differ as their JSON does: a number and
+// its float, equal lists and unchanged fields are left out.
+func TestChangedKeepsWhatDiffers(t *testing.T) {
+	before := map[string]any{"name": "a", "n": 3, "list": []string{"x"}, "gone": true, "nil": nil}
+	after := map[string]any{"name": "b", "n": 3.0, "list": []string{"x"}, "nil": "set"}
+	b, a := Changed(before, after)
+	if len(b) != 2 || len(a) != 2 || b["name"] != "a" || a["name"] != "b" || b["nil"] != nil || a["nil"] != "set" {
+		t.Fatalf("Changed = %v, %v; want name and nil only", b, a)
+	}
+}

@@ -50,18 +50,3 @@ func tokenFields(tok *ent.Token) map[string]any {
 	}
 	return m
 }
-
-// changedFields keeps of before and after the fields whose values differ.
-func changedFields(before, after map[string]any) (map[string]any, map[string]any) {
-	b, a := map[string]any{}, map[string]any{}
-	for k, v := range after {
-		if !sameValue(before[k], v) {
-			b[k], a[k] = before[k], v
-		}
-	}
-	return b, a
-}
-
-func sameValue(x, y any) bool {
-	return audit.SameJSON(x, y)
-}

@@ -141,7 +141,7 @@ func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPa
 		if out, err = u.Save(ctx); err != nil {
 			return err
 		}
-		b, a := changedFields(before, tokenFields(out))
+		b, a := audit.Changed(before, tokenFields(out))
 		return audit.Record(ctx, c, audit.Entry{Action: "token.update", Target: tokenTarget(out), Before: b, After: a})
 	})
 	if ent.IsNotFound(err) {

@@ -36,24 +36,11 @@ func clientFields(c *ent.OAuthClient) map[string]any {
 		"redirect_uris": c.RedirectUris, "scope": c.Scope}
 }
 
-// changedClientFields keeps the fields of before and after that differ.
-func changedClientFields(before, after *ent.OAuthClient) (map[string]any, map[string]any) {
-	b, a := clientFields(before), clientFields(after)
-	for k := range a {
-		if audit.SameJSON(b[k], a[k]) {
-			delete(b, k)
-			delete(a, k)
-		}
-	}
-	return b, a
-}
-
 // asClient is ctx with client c, acting for the user of a grant, as the
 // actor: the token and revocation endpoints authenticate the client, not
 // a user.
 func asClient(ctx context.Context, c *ent.OAuthClient, userID int) context.Context {
-	uid := userID
-	return audit.WithActor(ctx, audit.Actor{Kind: audit.ActorOAuthClient, UserID: &uid,
+	return audit.WithActor(ctx, audit.Actor{Kind: audit.ActorOAuthClient, UserID: &userID,
 		Label: c.Name + " (" + c.ClientID + ")"})
 }
 

@@ -201,7 +201,7 @@ func (s *Service) UpdateClient(ctx context.Context, id int, p ClientPatch) (*ent
 		if out, err = upd.Save(ctx); err != nil {
 			return err
 		}
-		before, after := changedClientFields(c, out)
+		before, after := audit.Changed(clientFields(c), clientFields(out))
 		if len(after) == 0 {
 			return nil // nothing changed: no entry
 		}
