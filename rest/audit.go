@@ -88,8 +88,7 @@ func auditFilterOf(r *http.Request) (audit.Filter, error) {
 		return f, err
 	}
 	v := r.URL.Query()
-	f.TargetType, f.TargetID = strings.TrimSpace(v.Get("target_type")), strings.TrimSpace(v.Get("target_id"))
-	f.Action = strings.TrimSpace(v.Get("action"))
+	f.TargetType, f.TargetID, f.Action = v.Get("target_type"), v.Get("target_id"), v.Get("action")
 	for _, p := range []struct {
 		name string
 		dst  **time.Time

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geopub/geopub/ent/auditentry"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/server/servertest"
@@ -75,6 +76,7 @@ func TestAuditReadersSeeWhatConcernsThem(t *testing.T) {
 		for q, want := range map[string]func(auditJSONEntry) bool{
 			"?action=permission.":         func(en auditJSONEntry) bool { return strings.HasPrefix(en.Action, "permission.") },
 			"?action=token.create":        func(en auditJSONEntry) bool { return en.Action == "token.create" },
+			"?action=%20token.create%20":  func(en auditJSONEntry) bool { return en.Action == "token.create" },
 			"?actor=" + itoa(outsider.ID): func(en auditJSONEntry) bool { return en.Actor.UserID != nil && *en.Actor.UserID == outsider.ID },
 			"?target_type=layer":          func(en auditJSONEntry) bool { return en.Target.Type == "layer" },
 		} {
@@ -211,6 +213,12 @@ func TestAuditEntriesCannotBeAltered(t *testing.T) {
 		}
 		if want := c.AuditEntry.Query().CountX(ctx); data.AuditEntries.TotalCount != want || len(data.AuditEntries.Edges) != want {
 			t.Fatalf("GraphQL read %d of %d entries (totalCount %d)", len(data.AuditEntries.Edges), want, data.AuditEntries.TotalCount)
+		}
+		// Its filter is read as REST's: spaces around the action do not count.
+		g = e.GraphQL(t, admin.Key, `{ auditEntries(filter: {action: " token.create "}) { totalCount } }`, nil)
+		want := c.AuditEntry.Query().Where(auditentry.Action("token.create")).CountX(ctx)
+		if len(g.Errors) > 0 || want == 0 || string(g.Data) != fmt.Sprintf(`{"auditEntries":{"totalCount":%d}}`, want) {
+			t.Fatalf("auditEntries filtered by a spaced action: %s %v, want %d", g.Data, g.Errors, want)
 		}
 	})
 }

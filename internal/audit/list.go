@@ -138,9 +138,11 @@ func (r Reader) scope(ctx context.Context, c *ent.Client) (predicate.AuditEntry,
 	return auditentry.Or(ors...), true, nil
 }
 
-// predicates checks f and turns it into query predicates.
+// predicates checks f and turns it into query predicates. Spaces around
+// the text fields do not count, whichever door they came through.
 func (f Filter) predicates() ([]predicate.AuditEntry, error) {
 	var out []predicate.AuditEntry
+	f.TargetType, f.TargetID, f.Action = strings.TrimSpace(f.TargetType), strings.TrimSpace(f.TargetID), strings.TrimSpace(f.Action)
 	if f.ActorUserID != nil {
 		out = append(out, auditentry.ActorUserID(*f.ActorUserID))
 	}
