@@ -103,29 +103,60 @@ type Entry struct {
 }
 
 type actorKey struct{}
-type addrKey struct{}
+type originKey struct{}
+
+// ActorSource names an actor when a change is recorded, not before: the
+// principal of a request (package auth) is one, so that a request that
+// changes nothing costs the audit log nothing.
+type ActorSource interface {
+	AuditActor() Actor
+}
 
 // WithActor returns ctx naming who acts in it.
 func WithActor(ctx context.Context, a Actor) context.Context {
 	return context.WithValue(ctx, actorKey{}, a)
 }
 
+// WithActorSource returns ctx whose actor src names when asked. It
+// replaces an actor set further out, as WithActor does.
+func WithActorSource(ctx context.Context, src ActorSource) context.Context {
+	return context.WithValue(ctx, actorKey{}, src)
+}
+
 // ActorFrom returns the actor of ctx: System when none was set.
 func ActorFrom(ctx context.Context) Actor {
-	if a, ok := ctx.Value(actorKey{}).(Actor); ok {
+	switch a := ctx.Value(actorKey{}).(type) {
+	case Actor:
 		return a
+	case ActorSource:
+		return a.AuditActor()
 	}
 	return System
 }
 
-// WithClientAddr returns ctx carrying the client address of its request.
-func WithClientAddr(ctx context.Context, addr string) context.Context {
-	return context.WithValue(ctx, addrKey{}, addr)
+// Origin is where the request behind a change came from, as the log
+// records it.
+type Origin interface {
+	ClientAddr() string
+}
+
+// WithOrigin returns ctx carrying the origin of its request; the
+// middleware that authenticates requests sets it on each.
+func WithOrigin(ctx context.Context, o Origin) context.Context {
+	return context.WithValue(ctx, originKey{}, o)
+}
+
+// OriginFrom returns the origin set in ctx, nil outside a request.
+func OriginFrom(ctx context.Context) Origin {
+	o, _ := ctx.Value(originKey{}).(Origin)
+	return o
 }
 
 func clientAddrFrom(ctx context.Context) string {
-	a, _ := ctx.Value(addrKey{}).(string)
-	return a
+	if o := OriginFrom(ctx); o != nil {
+		return o.ClientAddr()
+	}
+	return ""
 }
 
 // Record writes e through c, which should be the Ent client of the

@@ -7,8 +7,12 @@ import (
 	"github.com/geopub/geopub/internal/audit"
 )
 
-// auditActor is p as the audit log names an actor.
-func (p Principal) auditActor() audit.Actor {
+// principalActor is a principal as the audit log names an actor.
+type principalActor Principal
+
+// AuditActor names the principal's user and the token or session used.
+func (pa *principalActor) AuditActor() audit.Actor {
+	p := (*Principal)(pa)
 	a := audit.Actor{Kind: audit.ActorAnonymous}
 	if p.User == nil {
 		return a

@@ -7,8 +7,6 @@ import (
 	"net/netip"
 )
 
-type addrKey struct{}
-
 // ClientAddr returns the IP address of the client behind r: the one the
 // middleware determined, else the host of r.RemoteAddr. Proxy headers are
 // never read here: internal/forwarded rewrites RemoteAddr for requests
@@ -23,8 +21,10 @@ func ClientAddr(r *http.Request) string {
 // ClientAddrFrom returns the client address the middleware stored in ctx,
 // or "" outside a request; GraphQL resolvers use it for throttling.
 func ClientAddrFrom(ctx context.Context) string {
-	a, _ := ctx.Value(addrKey{}).(string)
-	return a
+	if f := requestFactsFrom(ctx); f != nil {
+		return f.addr
+	}
+	return ""
 }
 
 // clientAddr determines the client address of r: its peer's.

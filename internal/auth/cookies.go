@@ -19,21 +19,6 @@ const (
 	CSRFCookie = "geopub_csrf"
 )
 
-// responseHook lets code without the http.ResponseWriter (a GraphQL
-// resolver) add cookies to the response. Middleware puts one in the
-// request context.
-type responseHook struct {
-	w      http.ResponseWriter
-	secure bool
-}
-
-type hookKey struct{}
-
-// withResponseHook returns ctx carrying a hook writing to w.
-func withResponseHook(ctx context.Context, w http.ResponseWriter, secure bool) context.Context {
-	return context.WithValue(ctx, hookKey{}, &responseHook{w: w, secure: secure})
-}
-
 var errNoHook = errors.New("auth: no response hook in context; is the request behind auth.Middleware?")
 
 // SetSessionCookie adds the session cookie (HttpOnly, SameSite=Lax, Path=/,
@@ -58,7 +43,7 @@ func ClearSessionCookie(ctx context.Context) error {
 // setCookie writes one cookie, replacing an earlier Set-Cookie of the same
 // name in this response. A zero expires deletes the cookie.
 func setCookie(ctx context.Context, name, value string, expires time.Time, httpOnly bool) error {
-	h, _ := ctx.Value(hookKey{}).(*responseHook)
+	h := requestFactsFrom(ctx)
 	if h == nil {
 		return internalErr(errNoHook)
 	}

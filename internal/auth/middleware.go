@@ -12,7 +12,6 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/audit"
 )
 
 // Header names the middleware reads or writes.
@@ -122,10 +121,7 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		SetAcceptedScopes(h, AnyScope)
-		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
-		addr := s.clientAddr(r)
-		ctx = audit.WithClientAddr(context.WithValue(ctx, addrKey{}, addr), addr)
-		ctx = WithUserAgent(ctx, r.UserAgent())
+		ctx := withRequestFacts(r.Context(), w, s.cfg.SecureCookies, s.clientAddr(r), r.UserAgent())
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
 			if f.retryAfter > 0 {

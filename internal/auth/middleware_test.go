@@ -303,3 +303,33 @@ func TestQueryParam(t *testing.T) {
 		}
 	}
 }
+
+// The middleware sits in front of every tile and point query: a request
+// with a key checked moments ago costs a handful of allocations (the
+// request's facts and principal, their contexts, the request copy), not
+// one per thing the audit log or a session might later want to read.
+// Before issue 29 this was 7; its first cut made it 14 (the client
+// address twice, the User-Agent, the audit actor built up front), and
+// the tile and point-query benchmarks lost 5-9% (bench/*/RESULTS.md).
+func TestMiddlewareAllocationsWithACachedKey(t *testing.T) {
+	f := newMiddlewareFixture(t)
+	var got Principal
+	h := f.s.KeyParamMiddleware(WriteFailure)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = FromContext(r.Context())
+	}))
+	req := httptest.NewRequest(http.MethodGet, "/?key="+f.key, nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req) // the key cache is filled
+	allocs := testing.AllocsPerRun(200, func() {
+		for k := range w.Header() {
+			delete(w.Header(), k)
+		}
+		h.ServeHTTP(w, req)
+	})
+	if got.Method != TokenAuth || got.User == nil || got.User.ID != f.userID {
+		t.Fatalf("principal %+v, want the key's user", got)
+	}
+	if allocs > 6 {
+		t.Errorf("a request with a cached key allocates %.0f times, want at most 6", allocs)
+	}
+}

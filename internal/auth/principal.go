@@ -67,14 +67,18 @@ func (p Principal) IsSiteAdmin() bool { return p.User != nil && p.User.IsSiteAdm
 
 type principalKey struct{}
 
-// WithPrincipal returns ctx carrying p.
+// WithPrincipal returns ctx carrying p, who is also the actor of the
+// changes made in ctx (named only when one is recorded).
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
-	return audit.WithActor(context.WithValue(ctx, principalKey{}, p), p.auditActor())
+	pp := &p
+	return audit.WithActorSource(context.WithValue(ctx, principalKey{}, pp), (*principalActor)(pp))
 }
 
 // FromContext returns the principal of the request, anonymous when none was
 // set.
 func FromContext(ctx context.Context) Principal {
-	p, _ := ctx.Value(principalKey{}).(Principal)
-	return p
+	if p, _ := ctx.Value(principalKey{}).(*Principal); p != nil {
+		return *p
+	}
+	return Principal{}
 }

@@ -1,28 +1,12 @@
 package auth
 
 import (
-	"context"
 	"strings"
 	"unicode/utf8"
 )
 
-type userAgentKey struct{}
-
 // maxUserAgent is how much of a User-Agent a session keeps, in bytes.
 const maxUserAgent = 512
-
-// WithUserAgent returns ctx carrying the request's User-Agent, cut to what
-// a session keeps; the middleware sets it on every request.
-func WithUserAgent(ctx context.Context, ua string) context.Context {
-	return context.WithValue(ctx, userAgentKey{}, cutUserAgent(ua))
-}
-
-// UserAgentFrom returns the User-Agent the middleware stored in ctx, or ""
-// outside a request.
-func UserAgentFrom(ctx context.Context) string {
-	ua, _ := ctx.Value(userAgentKey{}).(string)
-	return ua
-}
 
 // cutUserAgent drops control characters and cuts ua to maxUserAgent bytes
 // on a character boundary.
