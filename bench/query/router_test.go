@@ -45,5 +45,5 @@ func BenchmarkRouterVector(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchkit.ServeLoop(b, srv.Handler(), vectorPaths(serverInfo{Key: key, Layer: layerID}, at, 1000, 10))
+	benchkit.ServeLoop(b, srv.Handler(), vectorPaths(serverInfo{Key: key, Layer: layerID}, at, 1000, 10), nil)
 }
