@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -62,8 +61,12 @@ func build() (string, error) {
 		if _, err := os.Stat(binary); err == nil {
 			return
 		}
-		_, self, _, _ := runtime.Caller(0)
-		mod := filepath.Join(filepath.Dir(self), "versitygw")
+		root, err := moduleRoot()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		mod := filepath.Join(root, "internal", "remote", "s3source", "s3test", "versitygw")
 		if err := os.MkdirAll(filepath.Dir(binary), 0o755); err != nil {
 			buildErr = err
 			return
@@ -243,5 +246,26 @@ func (s *Server) Delete(t testing.TB, bucket, key string) {
 		Bucket: aws.String(bucket), Key: aws.String(key),
 	}); err != nil {
 		t.Fatalf("deleting %s/%s: %v", bucket, key, err)
+	}
+}
+
+// moduleRoot is the folder of the service's go.mod, above the working
+// directory of the test (its package's folder). The source's own path
+// (runtime.Caller) is not used: builds with -trimpath, as CI's, do not
+// record it.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", fmt.Errorf("s3test: no go.mod above the working directory")
+		}
+		dir = up
 	}
 }
