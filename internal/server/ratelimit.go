@@ -24,6 +24,12 @@ func restClass(r *http.Request) ratelimit.Class {
 	case "exports":
 		return ratelimit.Exports
 	}
+	return methodClass(r)
+}
+
+// methodClass is the class of a request by its method alone: reads for
+// GET, HEAD and OPTIONS, writes for the rest (the OAuth endpoints).
+func methodClass(r *http.Request) ratelimit.Class {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return ratelimit.Reads

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -181,5 +182,36 @@ func TestRateLimitTilesCORS(t *testing.T) {
 	if res.Status != http.StatusTooManyRequests || res.Header.Get("Access-Control-Allow-Origin") != "*" ||
 		!strings.Contains(res.Header.Get("Access-Control-Expose-Headers"), "RateLimit-Policy") || res.Detail(t) == "" {
 		t.Fatalf("second TileJSON: %d %v %s", res.Status, res.Header, res.Body)
+	}
+}
+
+// The OAuth endpoints are limited too, by client address: a client
+// hammering /o/token/ gets RFC 6749's error body with the headers, under
+// the writes policy.
+func TestRateLimitOAuthToken(t *testing.T) {
+	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
+	e := ratelimitEnv(t, st, "writes=1/1h", "", 0)
+	req := servertest.Request{Method: http.MethodPost, Path: e.HTTP.URL + "/o/token/",
+		Body: "grant_type=authorization_code&code=nope&client_id=nobody",
+		Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}
+	if res := e.Do(t, req); res.Status == http.StatusTooManyRequests || res.Header.Get("RateLimit-Policy") != `"writes";q=1;w=3600` {
+		t.Fatalf("first token request: %d %v %s", res.Status, res.Header, res.Body)
+	}
+	res := e.Do(t, req)
+	if res.Status != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" ||
+		res.Header.Get("Cache-Control") != "no-store" || !strings.Contains(res.Header.Get("RateLimit"), `"writes";r=0`) {
+		t.Fatalf("second token request: %d %v %s", res.Status, res.Header, res.Body)
+	}
+	var body struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+	}
+	if err := json.Unmarshal(res.Body, &body); err != nil || body.Error != "temporarily_unavailable" ||
+		!strings.Contains(body.Description, "writes rate limit allows 1 requests per 3600 seconds") {
+		t.Fatalf("second token request's body %s (%v)", res.Body, err)
+	}
+	// Reads (the metadata document) have no policy here: not limited.
+	if res := e.Do(t, servertest.Request{Path: e.HTTP.URL + "/.well-known/oauth-authorization-server"}); res.Status != http.StatusOK || res.Header.Get("RateLimit") != "" {
+		t.Fatalf("metadata: %d %v", res.Status, res.Header)
 	}
 }

@@ -592,8 +592,11 @@ func (s *Server) routes() http.Handler {
 	})
 	// The OAuth 2.0 authorization server's endpoints read the session
 	// themselves: the consent form carries its CSRF token as a field.
+	// Their rate limits count by client address (a token request names
+	// its client in the body, read only by the endpoint).
 	r.Group(func(r chi.Router) {
 		r.Use(budget(timeout, nil))
+		r.Use(lim.By(methodClass, oauthpages.LimitFailure))
 		oauthpages.New(s.Resolver.OAuth, s.Resolver.Auth, s.cfg.BaseURL, s.logger).Routes(r)
 	})
 	// The point-query APIs also take the key as a query parameter.

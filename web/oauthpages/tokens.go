@@ -45,6 +45,14 @@ func (p *Pages) writeError(w http.ResponseWriter, r *http.Request, err error, ba
 	writeJSON(w, status, errorBody{Error: e.Code, ErrorDescription: e.Description})
 }
 
+// LimitFailure answers a request refused by a rate limit (the server's
+// ratelimit middleware) as RFC 6749 answers errors, with the code it
+// names for an overloaded server: temporarily_unavailable.
+func LimitFailure(w http.ResponseWriter, _ *http.Request, status int, detail string) {
+	noStore(w)
+	writeJSON(w, status, errorBody{Error: "temporarily_unavailable", ErrorDescription: detail})
+}
+
 func noStore(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Pragma", "no-cache")
