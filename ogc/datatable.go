@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/datatable"
 	"github.com/geopub/geopub/internal/forwarded"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // DataTablePath is where the data-table service answers:
@@ -298,6 +299,7 @@ func (d *DataTable) rows(c *tableCall) error {
 	h := c.w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", cacheControl(c.p))
+	usage.Served(c.w, usage.Layer, c.t.LayerID, usage.DataTable, usage.Amounts{Features: int64(len(page.Rows))})
 	c.w.WriteHeader(http.StatusOK)
 	if c.r.Method != http.MethodHead {
 		_, _ = c.w.Write(b.Bytes())
@@ -343,9 +345,15 @@ func (d *DataTable) csv(c *tableCall) error {
 		return nil
 	}
 	cw, err := datatable.NewCSVWriter(c.w, q)
+	var rows int64
 	if err == nil {
-		err = d.svc.Each(c.r.Context(), c.t, q, datatable.MaxCSVRows, cw.Write)
+		err = d.svc.Each(c.r.Context(), c.t, q, datatable.MaxCSVRows, func(r datatable.Row) error {
+			rows++
+			return cw.Write(r)
+		})
 	}
+	// A download, with the rows it held (those written, if it ended short).
+	usage.Served(c.w, usage.Layer, c.t.LayerID, usage.DataTable, usage.Amounts{Features: rows, Downloads: 1})
 	if err == nil {
 		err = cw.Flush()
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/tilearchives"
+	"github.com/geopub/geopub/internal/usage"
 )
 
 // archiveDoc is the description at an archive URL + ".json".
@@ -205,6 +206,19 @@ func buildServeRebuild(t *testing.T, e *env) {
 		t.Errorf("header bounds %v, want within the fixture box", h.Bounds)
 	}
 	checkRanges(t, e, path, "", full, etag)
+	// The layer's usage figures: every answered request, one download
+	// (the whole file; ranges and 304s are not downloads).
+	if _, err := e.Server.Resolver.Usage.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	period, _ := usage.ParsePeriod("", "", time.Now())
+	figs, err := usage.DatasetFigures(t.Context(), e.Store, usage.Layer, id, period)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := usage.Total(figs); len(figs) != 1 || figs[0].Service != usage.TileArchive.String() || got.Downloads != 1 || got.Requests < 5 || got.Bytes < int64(len(full)) {
+		t.Errorf("usage figures %+v, want tile-archive requests with one download", figs)
+	}
 
 	// GraphQL lists the layer's archives with their state and size.
 	g := e.GraphQL(t, owner.Key, `query($id: ID!) { layer(id: $id) { tileArchives {

@@ -56,8 +56,8 @@ func usageGet(t *testing.T, e *env, key, url string) *servertest.Response {
 	return r
 }
 
-// Requests to a layer's OGC API - Features, WFS, tiles and point queries,
-// an export and its download show in the layer's figures per service,
+// Requests to a layer's OGC API - Features, WFS, tiles, point queries and
+// data table, an export and its download show in the layer's figures per service,
 // and in the token's, once flushed; editors and site administrators read
 // them, viewers get 403, unknown datasets 404, bad periods 400; the
 // layer's page shows the table to its owner only.
@@ -74,6 +74,11 @@ func TestUsageFiguresOfALayer(t *testing.T) {
 			tiles++
 		}
 		usageGet(t, e, d.owner.Key, fmt.Sprintf("%s/services/query/v1/vector.json?layer=%d&x=174.70&y=-41.36&radius=100&max_results=1", o, id))
+		// The data table: a page of three rows, and the CSV of them all
+		// (a download; its rows are the lines after the header).
+		usageGet(t, e, d.owner.Key, fmt.Sprintf("%s/services/data-table/v1/layer=%d/rows?limit=3", o, id))
+		csv := usageGet(t, e, d.owner.Key, fmt.Sprintf("%s/services/data-table/v1/layer=%d/rows.csv", o, id))
+		csvRows := strings.Count(string(csv.Body), "\n") - 1
 		body := map[string]any{"name": "Usage export", "crs": "EPSG:2193", "items": []map[string]any{{"item": d.points}},
 			"formats": map[string]any{"vector": "application/x-ogc-gpkg"}}
 		x := waitExport(t, e, d.owner.Key, createExport(t, e, d.owner.Key, body))
@@ -96,6 +101,7 @@ func TestUsageFiguresOfALayer(t *testing.T) {
 			"wfs":                  {"requests": 2, "features": 12},
 			"tiles":                {"requests": 2, "tiles": tiles},
 			"spatial-query-vector": {"requests": 1, "features": 1},
+			"data-table":           {"requests": 2, "features": 3 + csvRows, "downloads": 1},
 			"export":               {"requests": 2, "exports": 1, "downloads": 1, "bytes": len(zip)},
 		}
 		for svc, w := range want {
@@ -119,14 +125,14 @@ func TestUsageFiguresOfALayer(t *testing.T) {
 		if got["wfs"]["bytes"] != plain {
 			t.Errorf("wfs bytes = %d, want %d", got["wfs"]["bytes"], plain)
 		}
-		if u.Total["requests"] != 7 {
-			t.Errorf("total %v, want 7 requests", u.Total)
+		if u.Total["requests"] != 9 {
+			t.Errorf("total %v, want 9 requests", u.Total)
 		}
 
 		// The owner's token saw the same.
 		tok := e.Store.Client.Token.Query().Where(token.UserID(d.owner.ID)).FirstX(t.Context())
 		tu := doJSON[usageReportJSON](t, e, req{Path: fmt.Sprintf("/tokens/%d/usage/", tok.ID), Key: d.owner.Key}, http.StatusOK)
-		if tu.Total["requests"] != 7 || tu.Total["tiles"] != tiles || tu.Total["downloads"] != 1 {
+		if tu.Total["requests"] != 9 || tu.Total["tiles"] != tiles || tu.Total["downloads"] != 2 {
 			t.Errorf("token figures %v", tu.Total)
 		}
 

@@ -150,6 +150,9 @@ func (c *Counter) record(uw *writer, token int) {
 		m := uw.marks[i]
 		a := m.a
 		a.Requests = 1
+		if uw.status != http.StatusOK {
+			a.Downloads = 0
+		}
 		a.Bytes = share
 		if i == 0 {
 			a.Bytes += rest

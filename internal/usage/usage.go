@@ -118,7 +118,9 @@ func Services() []string {
 	return out
 }
 
-// Amounts are what was served or made.
+// Amounts are what was served or made. A download counts only when its
+// answer is a 200: a range of the file (206) or a 304 is a request with
+// its bytes, not a download (Middleware sees to it).
 type Amounts struct {
 	Requests, Bytes, Features, Tiles, Exports, Downloads int64
 }

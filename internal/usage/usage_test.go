@@ -135,8 +135,11 @@ func TestMiddlewareCountsMarks(t *testing.T) {
 			}
 		}))
 		tok := &ent.Token{ID: 9}
-		for _, path := range []string{"/two", "/failed", "/file", "/none"} {
+		for _, path := range []string{"/two", "/failed", "/file", "/none", "/file?range"} {
 			r := httptest.NewRequest(http.MethodGet, path, nil)
+			if r.URL.RawQuery == "range" {
+				r.Header.Set("Range", "bytes=0-3") // a part: a request, not a download
+			}
 			r = r.WithContext(auth.WithPrincipal(r.Context(), auth.Principal{Method: auth.TokenAuth, Token: tok}))
 			h.ServeHTTP(httptest.NewRecorder(), r)
 		}
@@ -153,11 +156,11 @@ func TestMiddlewareCountsMarks(t *testing.T) {
 		if len(two) != 1 || two[0].Amounts != (Amounts{Requests: 1, Bytes: 2, Features: 2}) {
 			t.Fatalf("layer 2 = %+v", two)
 		}
-		if len(doc) != 1 || doc[0].Amounts != (Amounts{Requests: 1, Bytes: 10, Downloads: 1}) || doc[0].Service != "download" {
+		if len(doc) != 1 || doc[0].Amounts != (Amounts{Requests: 2, Bytes: 14, Downloads: 1}) || doc[0].Service != "download" {
 			t.Fatalf("document = %+v", doc)
 		}
 		tf, _ := TokenFigures(t.Context(), st, 9, p)
-		if got := Total(tf); got.Requests != 3 || got.Bytes != 15 {
+		if got := Total(tf); got.Requests != 4 || got.Bytes != 19 {
 			t.Fatalf("token total = %+v", got)
 		}
 	})
