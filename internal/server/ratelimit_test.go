@@ -192,7 +192,7 @@ func TestRateLimitOAuthToken(t *testing.T) {
 	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
 	e := ratelimitEnv(t, st, "writes=1/1h", "", 0)
 	req := servertest.Request{Method: http.MethodPost, Path: e.HTTP.URL + "/o/token/",
-		Body: "grant_type=authorization_code&code=nope&client_id=nobody",
+		Body:   "grant_type=authorization_code&code=nope&client_id=nobody",
 		Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}
 	if res := e.Do(t, req); res.Status == http.StatusTooManyRequests || res.Header.Get("RateLimit-Policy") != `"writes";q=1;w=3600` {
 		t.Fatalf("first token request: %d %v %s", res.Status, res.Header, res.Body)
