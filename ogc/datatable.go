@@ -299,9 +299,9 @@ func (d *DataTable) rows(c *tableCall) error {
 	h := c.w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", cacheControl(c.p))
-	usage.Served(c.w, usage.Layer, c.t.LayerID, usage.DataTable, usage.Amounts{Features: int64(len(page.Rows))})
 	c.w.WriteHeader(http.StatusOK)
 	if c.r.Method != http.MethodHead {
+		usage.Served(c.w, usage.Layer, c.t.LayerID, usage.DataTable, usage.Amounts{Features: int64(len(page.Rows))})
 		_, _ = c.w.Write(b.Bytes())
 	}
 	return nil

@@ -164,13 +164,9 @@ func (a *TileArchives) file(w http.ResponseWriter, r *http.Request) {
 	if st.BuiltAt != nil {
 		mod = *st.BuiltAt
 	}
-	// A whole file is a download; a map's reader asks for ranges, each a
-	// request (with its bytes) but not a download.
-	var amounts usage.Amounts
-	if r.Method == http.MethodGet && r.Header.Get("Range") == "" {
-		amounts.Downloads = 1
-	}
-	usage.Served(w, usage.KindOf(t.Kind), t.ID, usage.TileArchive, amounts)
+	// A map's reader asks for ranges: each a request with its bytes, a
+	// download only when the whole file is sent (usage counts it so).
+	usage.Served(w, usage.KindOf(t.Kind), t.ID, usage.TileArchive, usage.Amounts{Downloads: 1})
 	// ServeContent answers Range (206, multipart for several ranges, 416
 	// when none is satisfiable), If-Range, If-None-Match and HEAD.
 	http.ServeContent(w, r, "", mod, f)

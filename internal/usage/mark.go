@@ -135,22 +135,24 @@ func (c *Counter) Middleware(next http.Handler) http.Handler {
 			if t := auth.FromContext(r.Context()).Token; t != nil {
 				token = t.ID
 			}
-			c.record(uw, token)
+			c.record(uw, token, r.Method == http.MethodGet && uw.status == http.StatusOK)
 		}
 		*uw = writer{}
 		writers.Put(uw)
 	})
 }
 
-// record adds a request's marks to the counters.
-func (c *Counter) record(uw *writer, token int) {
+// record adds a request's marks to the counters; their downloads count
+// only when whole is set (a GET answered 200: not a HEAD, a range or a
+// 304), so that doors mark a file download without asking.
+func (c *Counter) record(uw *writer, token int, whole bool) {
 	now := dayOf(c.now())
 	share, rest := uw.bytes/int64(uw.n), uw.bytes%int64(uw.n)
 	for i := range uw.n {
 		m := uw.marks[i]
 		a := m.a
 		a.Requests = 1
-		if uw.status != http.StatusOK {
+		if !whole {
 			a.Downloads = 0
 		}
 		a.Bytes = share

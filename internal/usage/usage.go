@@ -119,8 +119,8 @@ func Services() []string {
 }
 
 // Amounts are what was served or made. A download counts only when its
-// answer is a 200: a range of the file (206) or a 304 is a request with
-// its bytes, not a download (Middleware sees to it).
+// answer is a GET's 200: a HEAD, a range of the file (206) or a 304 is a
+// request with its bytes, not a download (Middleware sees to it).
 type Amounts struct {
 	Requests, Bytes, Features, Tiles, Exports, Downloads int64
 }
