@@ -25,6 +25,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/featurerows"
+	"github.com/geopub/geopub/internal/moduleroot"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -125,20 +126,11 @@ func pngSource(box [4]float64) Source {
 
 // moduleRoot is the folder of go.mod above the test's working directory.
 func moduleRoot(t testing.TB) string {
-	dir, err := os.Getwd()
+	dir, err := moduleroot.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = up
-	}
+	return dir
 }
 
 // need fails the test when GEOPUB_REQUIRE_TOOLS is set and tool is

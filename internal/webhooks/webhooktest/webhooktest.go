@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/geopub/geopub/internal/moduleroot"
 )
 
 // Message is one request a Receiver got.
@@ -106,18 +108,9 @@ func Verify(t testing.TB, secret string, ms []Message) []string {
 
 // moduleRoot is the folder of go.mod above the test's working directory.
 func moduleRoot(t testing.TB) string {
-	dir, err := os.Getwd()
+	dir, err := moduleroot.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = up
-	}
+	return dir
 }

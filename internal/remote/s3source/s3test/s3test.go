@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/geopub/geopub/internal/moduleroot"
 	"github.com/geopub/geopub/internal/testtier"
 )
 
@@ -61,7 +62,7 @@ func build() (string, error) {
 		if _, err := os.Stat(binary); err == nil {
 			return
 		}
-		root, err := moduleRoot()
+		root, err := moduleroot.Dir()
 		if err != nil {
 			buildErr = err
 			return
@@ -246,26 +247,5 @@ func (s *Server) Delete(t testing.TB, bucket, key string) {
 		Bucket: aws.String(bucket), Key: aws.String(key),
 	}); err != nil {
 		t.Fatalf("deleting %s/%s: %v", bucket, key, err)
-	}
-}
-
-// moduleRoot is the folder of the service's go.mod, above the working
-// directory of the test (its package's folder). The source's own path
-// (runtime.Caller) is not used: builds with -trimpath, as CI's, do not
-// record it.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return "", fmt.Errorf("s3test: no go.mod above the working directory")
-		}
-		dir = up
 	}
 }
